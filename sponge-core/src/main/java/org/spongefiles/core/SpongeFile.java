@@ -1,0 +1,272 @@
+package org.spongefiles.core;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.spongefiles.core.io.Checksums;
+import org.spongefiles.core.tier.FileKey;
+import org.spongefiles.core.tier.PoolStoredChunk;
+import org.spongefiles.core.tier.StoredChunk;
+import org.spongefiles.core.tier.TierKind;
+
+/**
+ * A task-private, write-once logical byte array made of chunks, each stored in the nearest tier
+ * with room. Write it once through {@link #output()}, close that stream, then read it any number
+ * of times through {@link #input()}, and finally {@link #delete()} it (the task's close deletes
+ * whatever is left).
+ *
+ * <p>Chunks that land in the node's pool are written in place; the others are written behind the
+ * writer by the task's I/O threads and read ahead of the reader. The chunk list (where each
+ * chunk is and its checksums) is private to this object, like an inode that no one else sees.
+ */
+public final class SpongeFile {
+  private final SpongeTask task;
+  private final FileKey key;
+  private final List<ChunkRecord> chunks = new ArrayList<>();
+  private volatile SpongeFileState state = SpongeFileState.WRITING;
+  private SpongeOutputStream output;
+  private long length;
+  private CompletableFuture<Void> writeBehind = CompletableFuture.completedFuture(null);
+  private volatile IOException writeFailure;
+
+  SpongeFile(SpongeTask task, FileKey key) {
+    this.task = task;
+    this.key = key;
+  }
+
+  /** The name given at creation. */
+  public String name() {
+    return key.name();
+  }
+
+  public SpongeFileState state() {
+    return state;
+  }
+
+  /**
+   * The file's only output stream; closing it finishes the file and makes it readable. Calling
+   * this again while the file is being written returns the same stream.
+   *
+   * @throws SpongeFileStateException when the file was already written, failed or was deleted
+   */
+  public synchronized OutputStream output() throws SpongeFileStateException {
+    requireState(SpongeFileState.WRITING, "write");
+    if (output == null) {
+      output = new SpongeOutputStream(this, task);
+    }
+    return output;
+  }
+
+  /** A new reader with a read-ahead window of one chunk. */
+  public SpongeInputStream input() throws IOException {
+    return input(task.chunkSize());
+  }
+
+  /**
+   * A new reader whose windows on non-pool chunks are {@code bufferSize} bytes (rounded to whole
+   * checksum blocks, at most a chunk); it holds two such windows (one read ahead). Readers of the
+   * pool need no buffer: they read the shared memory in place.
+   *
+   * @throws SpongeFileStateException when the file is not closed yet, failed or was deleted
+   */
+  public SpongeInputStream input(int bufferSize) throws IOException {
+    ChunkRecord[] records;
+    long size;
+    synchronized (this) {
+      requireState(SpongeFileState.CLOSED, "read");
+      records = chunks.toArray(new ChunkRecord[0]);
+      size = length;
+    }
+    return new SpongeInputStream(this, task, records, size, bufferSize);
+  }
+
+  /** Bytes in the file; while it is being written, the bytes written so far. */
+  public synchronized long length() {
+    if (state == SpongeFileState.WRITING && output != null) {
+      return output.bytesWritten();
+    }
+    return length;
+  }
+
+  /** Where each chunk is, in file order (chunks still being written behind are not listed). */
+  public synchronized List<ChunkInfo> chunks() {
+    List<ChunkInfo> infos = new ArrayList<>(chunks.size());
+    for (int i = 0; i < chunks.size(); i++) {
+      ChunkRecord record = chunks.get(i);
+      if (record != null) {
+        infos.add(
+            new ChunkInfo(
+                i,
+                record.chunk.tier(),
+                record.length(),
+                record.crcs != null,
+                record.chunk.describe()));
+      }
+    }
+    return infos;
+  }
+
+  /**
+   * Releases every chunk of the file and forgets it. Deleting a deleted file does nothing; any
+   * other use of a deleted file throws {@link SpongeFileStateException}.
+   */
+  public void delete() throws IOException {
+    SpongeOutputStream writer;
+    CompletableFuture<Void> pending;
+    synchronized (this) {
+      if (state == SpongeFileState.DELETED) {
+        return;
+      }
+      state = SpongeFileState.DELETED;
+      writer = output;
+      pending = writeBehind;
+    }
+    if (writer != null) {
+      writer.abandon();
+    }
+    awaitQuietly(pending);
+    List<StoredChunk> stored = new ArrayList<>();
+    synchronized (this) {
+      for (ChunkRecord record : chunks) {
+        if (record != null) {
+          stored.add(record.chunk);
+        }
+      }
+      chunks.clear();
+    }
+    try {
+      task.tiers().delete(key, stored);
+    } finally {
+      task.forget(this);
+    }
+  }
+
+  FileKey key() {
+    return key;
+  }
+
+  /** Records chunk {@code index}, filled in place in the pool. */
+  synchronized void addPoolChunk(int index, PoolStoredChunk chunk, int[] crcs) {
+    setRecord(index, new ChunkRecord(chunk, crcs));
+  }
+
+  /**
+   * Queues chunk {@code index} (the bytes between {@code buffer}'s position and limit) to be
+   * checksummed and stored by the I/O threads, in file order; the buffer goes back to the task's
+   * pool afterwards.
+   */
+  void writeBehind(int index, ByteBuffer buffer) {
+    synchronized (this) {
+      setRecord(index, null);
+      writeBehind =
+          writeBehind.thenRunAsync(() -> storeBehind(index, buffer), task.io());
+    }
+  }
+
+  private void storeBehind(int index, ByteBuffer buffer) {
+    try {
+      if (writeFailure != null || state() == SpongeFileState.DELETED) {
+        return;
+      }
+      int[] crcs = Checksums.compute(buffer, task.checksumBlockSize());
+      StoredChunk stored = task.tiers().store(key, index, buffer);
+      if (stored.tier() == TierKind.POOL && !task.poolChecksum()) {
+        crcs = null;
+      }
+      synchronized (this) {
+        if (state == SpongeFileState.DELETED) {
+          task.tiers().delete(key, List.of(stored));
+          return;
+        }
+        setRecord(index, new ChunkRecord(stored, crcs));
+      }
+    } catch (IOException e) {
+      writeFailure = e;
+    } catch (RuntimeException e) {
+      writeFailure = new IOException("Writing chunk " + index + " of " + key + " failed", e);
+    } finally {
+      task.buffers().release(buffer);
+    }
+  }
+
+  /** A failure of a chunk written behind, reported to the writer at its next call. */
+  IOException writeFailure() {
+    return writeFailure;
+  }
+
+  /**
+   * Waits for every chunk written behind, then makes the file readable.
+   *
+   * @throws IOException when a chunk could not be stored anywhere; the file is then FAILED
+   */
+  void finishWriting(long totalBytes) throws IOException {
+    CompletableFuture<Void> pending;
+    synchronized (this) {
+      requireState(SpongeFileState.WRITING, "finish writing");
+      pending = writeBehind;
+    }
+    long start = System.nanoTime();
+    try {
+      pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for chunks of " + key);
+    } catch (ExecutionException e) {
+      writeFailure = new IOException("Writing " + key + " failed", e.getCause());
+    } finally {
+      task.stats().addBlockedWrite(System.nanoTime() - start);
+    }
+    synchronized (this) {
+      requireState(SpongeFileState.WRITING, "finish writing");
+      IOException failure = writeFailure;
+      if (failure == null) {
+        try {
+          task.tiers().sealed(key);
+        } catch (IOException e) {
+          failure = e;
+        }
+      }
+      if (failure != null) {
+        state = SpongeFileState.FAILED;
+        throw new IOException("Writing " + key + " failed: " + failure.getMessage(), failure);
+      }
+      length = totalBytes;
+      state = SpongeFileState.CLOSED;
+    }
+  }
+
+  /** Throws unless the file is in {@code expected}; the message names the file and its state. */
+  void requireState(SpongeFileState expected, String attempted) throws SpongeFileStateException {
+    SpongeFileState now = state;
+    if (now != expected) {
+      throw new SpongeFileStateException(key.toString(), attempted, now);
+    }
+  }
+
+  private void setRecord(int index, ChunkRecord record) {
+    while (chunks.size() <= index) {
+      chunks.add(null);
+    }
+    chunks.set(index, record);
+  }
+
+  private static void awaitQuietly(CompletableFuture<Void> pending) {
+    try {
+      pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      // The failure was recorded for the writer; deleting releases whatever was stored.
+    }
+  }
+
+  @Override
+  public String toString() {
+    return key.toString();
+  }
+}

@@ -1,0 +1,443 @@
+package org.spongefiles.core;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.fs.PositionedReadable;
+import org.apache.hadoop.fs.Seekable;
+import org.spongefiles.core.io.Checksums;
+import org.spongefiles.core.tier.StoredChunk;
+import org.spongefiles.core.tier.TierKind;
+
+/**
+ * Reads a closed SpongeFile, sequentially or from any position. Pool chunks are read in place
+ * from the shared memory; other chunks arrive in windows of whole checksum blocks, verified
+ * against their CRC32C, with the next window fetched by the task's I/O threads while the current
+ * one is read. It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's {@code
+ * FSDataInputStream} (and so {@code IFile.Reader}) can sit on top. Not thread-safe: one reader per
+ * thread, any number of readers per file.
+ */
+public final class SpongeInputStream extends InputStream implements Seekable, PositionedReadable {
+  private final SpongeFile file;
+  private final SpongeTask task;
+  private final ChunkRecord[] chunks;
+  private final long length;
+  private final int chunkSize;
+  private final int blockSize;
+  private final int windowSize;
+
+  private long pos;
+  private ByteBuffer window;
+  private long windowStart;
+  private ChunkRecord windowRecord;
+  private byte[] windowArray;
+  private byte[] spare;
+  private Fetch pending;
+  private long unreportedBytes;
+  private int unreportedChunks;
+  private boolean closed;
+
+  /** A window being fetched by an I/O thread. */
+  private static final class Fetch {
+    final int chunk;
+    final int offset;
+    final int length;
+    final byte[] buffer;
+    final CompletableFuture<Void> done;
+
+    Fetch(int chunk, int offset, int length, byte[] buffer, CompletableFuture<Void> done) {
+      this.chunk = chunk;
+      this.offset = offset;
+      this.length = length;
+      this.buffer = buffer;
+      this.done = done;
+    }
+  }
+
+  SpongeInputStream(
+      SpongeFile file, SpongeTask task, ChunkRecord[] chunks, long length, int bufferSize) {
+    this.file = file;
+    this.task = task;
+    this.chunks = chunks;
+    this.length = length;
+    this.chunkSize = task.chunkSize();
+    this.blockSize = task.checksumBlockSize();
+    if (bufferSize <= 0) {
+      throw new IllegalArgumentException("bufferSize : " + bufferSize + " (expected: > 0)");
+    }
+    int rounded = Math.max(blockSize, (bufferSize / blockSize) * blockSize);
+    this.windowSize = Math.min(rounded, chunkSize);
+  }
+
+  /** Bytes in the file. */
+  public long length() {
+    return length;
+  }
+
+  @Override
+  public int read() throws IOException {
+    if (!prepare()) {
+      return -1;
+    }
+    int b = window.get() & 0xff;
+    pos++;
+    unreportedBytes++;
+    afterCopy();
+    return b;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    if ((off | len) < 0 || len > b.length - off) {
+      throw new IndexOutOfBoundsException(
+          "offset " + off + ", length " + len + " for an array of " + b.length);
+    }
+    if (len == 0) {
+      return 0;
+    }
+    if (!prepare()) {
+      return -1;
+    }
+    int n = Math.min(len, window.remaining());
+    window.get(b, off, n);
+    pos += n;
+    unreportedBytes += n;
+    afterCopy();
+    return n;
+  }
+
+  /** Reads into {@code dst} up to its remaining bytes; returns how many, or -1 at the end. */
+  public int read(ByteBuffer dst) throws IOException {
+    if (!dst.hasRemaining()) {
+      return 0;
+    }
+    if (!prepare()) {
+      return -1;
+    }
+    int n = Math.min(dst.remaining(), window.remaining());
+    ByteBuffer slice = window.duplicate();
+    slice.limit(slice.position() + n);
+    dst.put(slice);
+    window.position(window.position() + n);
+    pos += n;
+    unreportedBytes += n;
+    afterCopy();
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    checkOpen();
+    long target = Math.min(length, pos + Math.max(0, n));
+    long skipped = target - pos;
+    seek(target);
+    return skipped;
+  }
+
+  /** Bytes that can be read without waiting: what is left of the current window. */
+  @Override
+  public int available() throws IOException {
+    checkOpen();
+    if (window != null && pos >= windowStart && pos < windowStart + window.limit()) {
+      return (int) (windowStart + window.limit() - pos);
+    }
+    return 0;
+  }
+
+  @Override
+  public void seek(long position) throws IOException {
+    checkOpen();
+    if (position < 0 || position > length) {
+      throw new EOFException(
+          "Cannot seek to " + position + " in " + file + " of " + length + " bytes");
+    }
+    pos = position;
+  }
+
+  @Override
+  public long getPos() {
+    return pos;
+  }
+
+  @Override
+  public boolean seekToNewSource(long targetPos) {
+    return false;
+  }
+
+  @Override
+  public int read(long position, byte[] buffer, int offset, int len) throws IOException {
+    checkOpen();
+    if (position >= length) {
+      return -1;
+    }
+    int n = (int) Math.min(len, length - position);
+    readFully(position, buffer, offset, n);
+    return n;
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+    checkOpen();
+    if (position < 0 || position + len > length) {
+      throw new EOFException(
+          "Cannot read "
+              + len
+              + " bytes at "
+              + position
+              + " of "
+              + file
+              + " ("
+              + length
+              + " bytes)");
+    }
+    while (len > 0) {
+      int chunk = (int) (position / chunkSize);
+      int inChunk = (int) (position % chunkSize);
+      int n = Math.min(len, chunks[chunk].length() - inChunk);
+      readRange(chunk, inChunk, buffer, offset, n);
+      position += n;
+      offset += n;
+      len -= n;
+    }
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer) throws IOException {
+    readFully(position, buffer, 0, buffer.length);
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      report();
+      window = null;
+      pending = null;
+    }
+  }
+
+  /** Makes {@link #window} hold the byte at {@link #pos}; false at the end of the file. */
+  private boolean prepare() throws IOException {
+    checkOpen();
+    if (pos >= length) {
+      return false;
+    }
+    if (window == null || pos < windowStart || pos >= windowStart + window.limit()) {
+      load();
+    } else {
+      window.position((int) (pos - windowStart));
+    }
+    return true;
+  }
+
+  private void afterCopy() throws IOException {
+    if (windowRecord.chunk.tier() == TierKind.POOL) {
+      windowRecord.chunk.checkValid();
+    }
+  }
+
+  private void load() throws IOException {
+    report();
+    int chunk = (int) (pos / chunkSize);
+    int inChunk = (int) (pos % chunkSize);
+    ChunkRecord record = chunks[chunk];
+    ByteBuffer view = record.chunk.view();
+    int offset;
+    if (view != null) {
+      offset = 0;
+      if (record.crcs != null) {
+        verify(chunk, record, view, 0, 0, record.length());
+      }
+      recycle(windowArray);
+      windowArray = null;
+      window = view;
+    } else {
+      offset = inChunk - inChunk % blockSize;
+      byte[] buffer = fetch(chunk, offset, Math.min(windowSize, record.length() - offset));
+      recycle(windowArray);
+      windowArray = buffer;
+      window = ByteBuffer.wrap(buffer, 0, Math.min(windowSize, record.length() - offset));
+    }
+    windowStart = (long) chunk * chunkSize + offset;
+    windowRecord = record;
+    if (offset == 0) {
+      unreportedChunks++;
+    }
+    window.position((int) (pos - windowStart));
+    prefetchAfter(chunk, offset + window.limit());
+  }
+
+  /** The bytes of the window at {@code offset} of {@code chunk}: prefetched, or read now. */
+  private byte[] fetch(int chunk, int offset, int len) throws IOException {
+    long start = System.nanoTime();
+    try {
+      Fetch fetch = pending;
+      pending = null;
+      if (fetch != null) {
+        await(fetch.done);
+        if (fetch.chunk == chunk && fetch.offset == offset && fetch.length == len) {
+          return fetch.buffer;
+        }
+        recycle(fetch.buffer);
+      }
+      byte[] buffer = takeSpare();
+      readVerified(chunk, offset, len, buffer);
+      return buffer;
+    } finally {
+      task.stats().addBlockedRead(System.nanoTime() - start);
+    }
+  }
+
+  private void prefetchAfter(int chunk, int nextOffset) {
+    if (!task.prefetch()) {
+      return;
+    }
+    int next = chunk;
+    if (nextOffset >= chunks[chunk].length()) {
+      next = chunk + 1;
+      nextOffset = 0;
+    }
+    if (next >= chunks.length || chunks[next].chunk.tier() == TierKind.POOL) {
+      return;
+    }
+    int fetchChunk = next;
+    int fetchOffset = nextOffset;
+    int len = Math.min(windowSize, chunks[next].length() - nextOffset);
+    byte[] buffer = takeSpare();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    try {
+      task.io()
+          .execute(
+              () -> {
+                try {
+                  readVerified(fetchChunk, fetchOffset, len, buffer);
+                  done.complete(null);
+                } catch (Throwable t) {
+                  done.completeExceptionally(t);
+                }
+              });
+    } catch (RuntimeException rejected) {
+      // The task is closing; the reader will read synchronously (and fail with a clear state).
+      recycle(buffer);
+      return;
+    }
+    pending = new Fetch(fetchChunk, fetchOffset, len, buffer, done);
+  }
+
+  /** Reads {@code len} bytes at {@code offset} of a non-pool chunk and verifies their blocks. */
+  private void readVerified(int chunk, int offset, int len, byte[] buffer) throws IOException {
+    ChunkRecord record = chunks[chunk];
+    record.chunk.read(offset, ByteBuffer.wrap(buffer, 0, len));
+    if (record.crcs != null) {
+      verify(chunk, record, ByteBuffer.wrap(buffer, 0, len), offset, offset, len);
+    }
+  }
+
+  /** Reads part of one chunk for a positioned read, verifying the blocks it touches. */
+  private void readRange(int chunk, int inChunk, byte[] dst, int dstOffset, int len)
+      throws IOException {
+    ChunkRecord record = chunks[chunk];
+    ByteBuffer view = record.chunk.view();
+    int from = record.crcs == null ? inChunk : inChunk - inChunk % blockSize;
+    int to =
+        record.crcs == null
+            ? inChunk + len
+            : Math.min(record.length(), ((inChunk + len + blockSize - 1) / blockSize) * blockSize);
+    if (view != null) {
+      if (record.crcs != null) {
+        verify(chunk, record, view, 0, from, to - from);
+      }
+      view.position(inChunk);
+      view.get(dst, dstOffset, len);
+      record.chunk.checkValid();
+      return;
+    }
+    byte[] bytes = new byte[to - from];
+    record.chunk.read(from, ByteBuffer.wrap(bytes));
+    if (record.crcs != null) {
+      verify(chunk, record, ByteBuffer.wrap(bytes), from, from, to - from);
+    }
+    System.arraycopy(bytes, inChunk - from, dst, dstOffset, len);
+    task.stats().recordRead(record.chunk.tier(), len, 0);
+  }
+
+  /**
+   * Checks the CRC32C of every block in chunk bytes {@code [from, from + len)}, found in {@code
+   * data} at index {@code from - dataOffset}.
+   */
+  private void verify(int chunk, ChunkRecord record, ByteBuffer data, int dataOffset, int from, int len)
+      throws ChecksumException {
+    for (int at = from; at < from + len; at += blockSize) {
+      int block = at / blockSize;
+      int blockLength = Math.min(blockSize, record.length() - at);
+      int actual = Checksums.crc(data, at - dataOffset, blockLength);
+      if (actual != record.crcs[block]) {
+        StoredChunk where = record.chunk;
+        throw new ChecksumException(
+            String.format(
+                "Checksum mismatch in %s: chunk %d (%s tier, %s), block %d (chunk bytes %d to %d):"
+                    + " stored crc32c 0x%08x, read 0x%08x",
+                file,
+                chunk,
+                where.tier().label(),
+                where.describe(),
+                block,
+                at,
+                at + blockLength - 1,
+                record.crcs[block],
+                actual),
+            (long) chunk * chunkSize + at);
+      }
+    }
+  }
+
+  private byte[] takeSpare() {
+    byte[] buffer = spare;
+    spare = null;
+    return buffer != null ? buffer : new byte[windowSize];
+  }
+
+  private void recycle(byte[] buffer) {
+    if (buffer != null && spare == null && buffer.length == windowSize) {
+      spare = buffer;
+    }
+  }
+
+  private void await(CompletableFuture<Void> done) throws IOException {
+    try {
+      done.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted reading " + file);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof ChecksumException) {
+        throw new ChecksumException(cause.getMessage(), ((ChecksumException) cause).getPos());
+      }
+      if (cause instanceof IOException) {
+        throw new IOException(cause.getMessage(), cause);
+      }
+      throw new IOException("Reading " + file + " failed", cause);
+    }
+  }
+
+  private void report() {
+    if (windowRecord != null && (unreportedBytes > 0 || unreportedChunks > 0)) {
+      task.stats().recordRead(windowRecord.chunk.tier(), unreportedBytes, unreportedChunks);
+    }
+    unreportedBytes = 0;
+    unreportedChunks = 0;
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException("Reader of " + file + " is closed");
+    }
+    file.requireState(SpongeFileState.CLOSED, "read");
+  }
+}

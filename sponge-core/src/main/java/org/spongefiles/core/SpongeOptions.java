@@ -1,0 +1,209 @@
+package org.spongefiles.core;
+
+import java.time.Duration;
+import java.util.List;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.Validator;
+import org.spongefiles.core.tier.TierKind;
+
+/** Every key sponge-core reads, declared once. Operators set them in mapred-site.xml. */
+public final class SpongeOptions implements OptionSet {
+
+  public static final ConfigOption<Long> CHUNK_SIZE =
+      ConfigOption.bytes("sponge.chunk.size", 1L << 20)
+          .validate(Validator.bytesBetween(64L << 10, 256L << 20))
+          .describe(
+              "Size of one in-memory chunk, and of the write buffer that fills it. Must be a "
+                  + "multiple of sponge.checksum.block.size. When a task attaches to an existing "
+                  + "pool, the pool's chunk size wins and a different value here is logged.");
+
+  public static final ConfigOption<List<String>> TIERS =
+      ConfigOption.list("sponge.tiers", List.of("pool", "remote", "disk", "dfs"))
+          .validate(Validator.subsetOf(TierKind.names()))
+          .describe(
+              "Where chunks may go, nearest first. A tier that is not configured (no servers "
+                  + "for remote, no sponge.dfs.dir for dfs) is skipped.");
+
+  public static final ConfigOption<String> POOL_DIR =
+      ConfigOption.string("sponge.pool.dir", "/dev/shm")
+          .validate(Validator.nonBlank())
+          .describe(
+              "Directory of the node's shared memory pool files: a tmpfs, so the pool is memory. "
+                  + "All tasks and the sponge server of a node must use the same directory.");
+
+  public static final ConfigOption<String> POOL_NAME =
+      ConfigOption.string("sponge.pool.name", "sponge-pool")
+          .validate(Validator.nonBlank())
+          .describe("Base name of the pool's files in sponge.pool.dir.");
+
+  public static final ConfigOption<Long> POOL_SIZE =
+      ConfigOption.bytes("sponge.pool.size", 1L << 30)
+          .validate(Validator.bytesBetween(1L << 20, 1L << 50))
+          .describe(
+              "Total size of the shared pool when it is created (by the sponge server or the "
+                  + "first task on the node). tmpfs has no swap behind it: leave room for tasks.");
+
+  public static final ConfigOption<Long> POOL_SEGMENT_SIZE =
+      ConfigOption.bytes("sponge.pool.segment.size", 1L << 30)
+          .validate(Validator.bytesBetween(1L << 20, 1L << 30))
+          .describe(
+              "Size of one mapped segment file of the pool (a Java mapping is below 2 GiB); "
+                  + "rounded down to a whole number of chunks.");
+
+  public static final ConfigOption<Boolean> POOL_CREATE =
+      ConfigOption.bool("sponge.pool.create", true)
+          .describe(
+              "Whether a task may create the pool when none exists. Set to false where only the "
+                  + "sponge server should create it; tasks then skip the pool until it exists.");
+
+  public static final ConfigOption<String> POOL_PERMISSIONS =
+      ConfigOption.string("sponge.pool.permissions", "rw-rw----")
+          .validate(posixPermissions())
+          .describe(
+              "POSIX permissions of newly created pool files. Every task user and the sponge "
+                  + "server must be able to read and write them: on a cluster whose tasks run as "
+                  + "their submitting users, put those users in the pool's group or use rw-rw-rw-.");
+
+  public static final ConfigOption<Boolean> POOL_CHECKSUM =
+      ConfigOption.bool("sponge.pool.checksum", false)
+          .describe(
+              "Whether chunks in the node's pool carry CRC32C checksums verified on read. Off by "
+                  + "default: the pool never leaves the node's memory, and a checksum costs about "
+                  + "one more pass over every chunk (see docs/benchmarks.md).");
+
+  public static final ConfigOption<Duration> POOL_LOCK_TIMEOUT =
+      ConfigOption.duration("sponge.pool.lock.timeout", Duration.ofSeconds(5))
+          .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofHours(1)))
+          .describe(
+              "How long an allocation waits for the pool lock held by a live process before it "
+                  + "gives up on the pool for that chunk (the chunk goes to the next tier). A dead "
+                  + "holder's lock is taken over within about 10 ms.");
+
+  public static final ConfigOption<Boolean> POOL_RECLAIM_ON_START =
+      ConfigOption.bool("sponge.pool.reclaim.on.start", true)
+          .describe("Whether a task frees the pool chunks of dead processes when it starts.");
+
+  public static final ConfigOption<List<String>> DISK_DIRS =
+      ConfigOption.list("sponge.disk.dirs", List.of())
+          .describe(
+              "Local directories for disk chunks. Empty means Hadoop's local directories "
+                  + "(mapreduce.cluster.local.dir, set by YARN for each container), else "
+                  + "hadoop.tmp.dir, each with a spongefiles/ subdirectory.");
+
+  public static final ConfigOption<Long> DISK_RESERVE =
+      ConfigOption.bytes("sponge.disk.reserve", 256L << 20)
+          .validate(Validator.bytesBetween(0, 1L << 50))
+          .describe(
+              "Free space a local directory keeps: a disk chunk goes elsewhere rather than leave "
+                  + "less than this on the device.");
+
+  public static final ConfigOption<Long> DISK_LIMIT =
+      ConfigOption.bytes("sponge.disk.limit", 0)
+          .validate(Validator.bytesBetween(0, 1L << 60))
+          .describe("Most bytes one task may put on local disk; 0 means no limit.");
+
+  public static final ConfigOption<String> DFS_DIR =
+      ConfigOption.string("sponge.dfs.dir", "")
+          .describe(
+              "A Hadoop FileSystem directory (hdfs://nn/tmp/spongefiles) for the last-resort "
+                  + "tier; empty disables it. Files live under <dir>/<task attempt>/ and are "
+                  + "deleted with their SpongeFiles.");
+
+  public static final ConfigOption<Long> DFS_LIMIT =
+      ConfigOption.bytes("sponge.dfs.limit", 0)
+          .validate(Validator.bytesBetween(0, 1L << 60))
+          .describe("Most bytes one task may put in the DFS tier; 0 means no limit.");
+
+  public static final ConfigOption<Long> CHECKSUM_BLOCK_SIZE =
+      ConfigOption.bytes("sponge.checksum.block.size", 64L << 10)
+          .validate(Validator.bytesBetween(4L << 10, 256L << 20))
+          .describe(
+              "Bytes covered by one CRC32C. Reads of non-pool chunks are verified a block at a "
+                  + "time, so a reader's buffer can be smaller than a chunk.");
+
+  public static final ConfigOption<Integer> WRITE_BUFFERS =
+      ConfigOption.integer("sponge.write.buffers", 4)
+          .validate(Validator.between(1, 1024))
+          .describe(
+              "Chunk-sized direct buffers per task for asynchronous writes to non-pool tiers; "
+                  + "a writer blocks (counted as blocked write time) when all are in flight.");
+
+  public static final ConfigOption<Integer> IO_THREADS =
+      ConfigOption.integer("sponge.io.threads", 2)
+          .validate(Validator.between(1, 256))
+          .describe("Threads per task that write chunks behind the writer and prefetch reads.");
+
+  public static final ConfigOption<Boolean> READ_PREFETCH =
+      ConfigOption.bool("sponge.read.prefetch", true)
+          .describe("Whether a reader fetches the next non-pool window while the current is read.");
+
+  public static final ConfigOption<String> NODE_ID =
+      ConfigOption.string("sponge.node.id", "")
+          .describe(
+              "Name of this node in chunk owner records and logs; empty means the host name.");
+
+  private static Validator<String> posixPermissions() {
+    return new Validator<String>() {
+      @Override
+      public String check(String value) {
+        try {
+          java.nio.file.attribute.PosixFilePermissions.fromString(value);
+          return null;
+        } catch (IllegalArgumentException e) {
+          return "must be nine characters like rw-rw----";
+        }
+      }
+
+      @Override
+      public String describe() {
+        return "nine characters like rw-rw----";
+      }
+    };
+  }
+
+  private static final List<ConfigOption<?>> ALL =
+      List.of(
+          CHUNK_SIZE,
+          TIERS,
+          POOL_DIR,
+          POOL_NAME,
+          POOL_SIZE,
+          POOL_SEGMENT_SIZE,
+          POOL_CREATE,
+          POOL_PERMISSIONS,
+          POOL_CHECKSUM,
+          POOL_LOCK_TIMEOUT,
+          POOL_RECLAIM_ON_START,
+          DISK_DIRS,
+          DISK_RESERVE,
+          DISK_LIMIT,
+          DFS_DIR,
+          DFS_LIMIT,
+          CHECKSUM_BLOCK_SIZE,
+          WRITE_BUFFERS,
+          IO_THREADS,
+          READ_PREFETCH,
+          NODE_ID);
+
+  @Override
+  public String title() {
+    return "sponge-core: SpongeFiles in a task";
+  }
+
+  @Override
+  public String summary() {
+    return "Read by every task that spills to SpongeFiles (set them in mapred-site.xml, a job's "
+        + "configuration or a Pig script) and by the sponge server for the pool keys.";
+  }
+
+  @Override
+  public List<ConfigOption<?>> options() {
+    return ALL;
+  }
+
+  @Override
+  public int order() {
+    return 0;
+  }
+}

@@ -1,0 +1,185 @@
+package org.spongefiles.core;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.io.Checksums;
+import org.spongefiles.core.tier.PoolStoredChunk;
+import org.spongefiles.core.tier.PoolTier;
+import org.spongefiles.core.tier.TierKind;
+
+/**
+ * Writes a SpongeFile chunk by chunk. A chunk the pool has room for is written straight into the
+ * shared memory (one copy); otherwise the chunk fills one of the task's write buffers and is
+ * stored behind the writer. Closing finishes the file.
+ */
+final class SpongeOutputStream extends OutputStream {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeOutputStream.class);
+
+  private final SpongeFile file;
+  private final SpongeTask task;
+  private ByteBuffer target;
+  private PoolStoredChunk poolChunk;
+  private int chunkIndex = -1;
+  private long written;
+  private boolean closed;
+  private boolean poolFailureLogged;
+
+  SpongeOutputStream(SpongeFile file, SpongeTask task) {
+    this.file = file;
+    this.task = task;
+  }
+
+  @Override
+  public synchronized void write(int b) throws IOException {
+    if (target == null || !target.hasRemaining()) {
+      nextChunk();
+    }
+    target.put((byte) b);
+    written++;
+  }
+
+  @Override
+  public synchronized void write(byte[] b, int off, int len) throws IOException {
+    if ((off | len) < 0 || len > b.length - off) {
+      throw new IndexOutOfBoundsException(
+          "offset " + off + ", length " + len + " for an array of " + b.length);
+    }
+    while (len > 0) {
+      if (target == null || !target.hasRemaining()) {
+        nextChunk();
+      }
+      int n = Math.min(len, target.remaining());
+      target.put(b, off, n);
+      off += n;
+      len -= n;
+      written += n;
+    }
+  }
+
+  /** Writes the bytes between {@code src}'s position and limit, advancing its position. */
+  public synchronized void write(ByteBuffer src) throws IOException {
+    while (src.hasRemaining()) {
+      if (target == null || !target.hasRemaining()) {
+        nextChunk();
+      }
+      int n = Math.min(src.remaining(), target.remaining());
+      ByteBuffer slice = src.duplicate();
+      slice.limit(slice.position() + n);
+      target.put(slice);
+      src.position(src.position() + n);
+      written += n;
+    }
+  }
+
+  synchronized long bytesWritten() {
+    return written;
+  }
+
+  /** Seals the current chunk and finishes the file; waits for chunks still being written. */
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    checkWritable();
+    closed = true;
+    sealChunk();
+    file.finishWriting(written);
+  }
+
+  /** The file was deleted: give back the chunk or buffer being filled. */
+  synchronized void abandon() {
+    closed = true;
+    releaseTarget();
+  }
+
+  private void releaseTarget() {
+    if (poolChunk != null) {
+      try {
+        task.tiers().pool().release(poolChunk);
+      } catch (IOException e) {
+        LOG.warn("Could not free {}: {}", poolChunk.describe(), e.toString());
+      }
+      poolChunk = null;
+    } else if (target != null) {
+      task.buffers().release(target);
+    }
+    target = null;
+  }
+
+  private void checkWritable() throws IOException {
+    file.requireState(SpongeFileState.WRITING, "write");
+    if (closed) {
+      throw new SpongeFileStateException(file.toString(), "write", SpongeFileState.CLOSED);
+    }
+    IOException failure = file.writeFailure();
+    if (failure != null) {
+      throw new IOException("Writing " + file + " failed: " + failure.getMessage(), failure);
+    }
+  }
+
+  private void nextChunk() throws IOException {
+    checkWritable();
+    sealChunk();
+    chunkIndex++;
+    long start = System.nanoTime();
+    try {
+      PoolTier pool = task.tiers().pool();
+      if (pool != null) {
+        PoolStoredChunk chunk = reservePoolChunk(pool);
+        if (chunk != null) {
+          poolChunk = chunk;
+          target = chunk.writeBuffer();
+          target.clear();
+          return;
+        }
+      }
+      target = task.buffers().acquire();
+    } finally {
+      task.stats().addBlockedWrite(System.nanoTime() - start);
+    }
+  }
+
+  private PoolStoredChunk reservePoolChunk(PoolTier pool) {
+    try {
+      return pool.reserve();
+    } catch (IOException e) {
+      if (!poolFailureLogged) {
+        poolFailureLogged = true;
+        LOG.warn("The pool could not give {} a chunk; using the next tier: {}", file, e.toString());
+      }
+      return null;
+    }
+  }
+
+  private void sealChunk() {
+    if (target == null) {
+      return;
+    }
+    int length = target.position();
+    if (length == 0) {
+      releaseTarget();
+      chunkIndex--;
+      return;
+    }
+    if (poolChunk != null) {
+      poolChunk.seal(length);
+      int[] crcs = null;
+      if (task.poolChecksum()) {
+        ByteBuffer data = target.duplicate();
+        data.flip();
+        crcs = Checksums.compute(data, task.checksumBlockSize());
+      }
+      file.addPoolChunk(chunkIndex, poolChunk, crcs);
+      task.stats().recordWrite(TierKind.POOL, length);
+      poolChunk = null;
+    } else {
+      target.flip();
+      file.writeBehind(chunkIndex, target);
+    }
+    target = null;
+  }
+}

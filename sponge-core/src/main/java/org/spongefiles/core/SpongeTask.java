@@ -1,0 +1,256 @@
+package org.spongefiles.core;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.io.BufferPool;
+import org.spongefiles.core.stats.SpongeStats;
+import org.spongefiles.core.tier.FileKey;
+import org.spongefiles.core.tier.PoolTier;
+import org.spongefiles.core.tier.TierChain;
+
+/**
+ * A task's entry point to SpongeFiles: it owns the task's tier chain, write buffers and I/O
+ * threads, creates the task's SpongeFiles and, on {@link #close()}, deletes every one it still
+ * owns and frees every pool chunk the task still holds.
+ *
+ * <pre>{@code
+ * try (SpongeTask task = SpongeTask.open(conf, "attempt_..._r_000000_0")) {
+ *   SpongeFile spill = task.create("merge-0");
+ *   try (OutputStream out = spill.output()) {
+ *     out.write(bytes);
+ *   }
+ *   try (SpongeInputStream in = spill.input()) {
+ *     in.readNBytes(...);
+ *   }
+ *   spill.delete();
+ * }
+ * }</pre>
+ */
+public final class SpongeTask implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeTask.class);
+
+  private final TaskIdentity identity;
+  private final SpongeTaskSettings settings;
+  private final TierChain chain;
+  private final int chunkSize;
+  private final BufferPool buffers;
+  private final ExecutorService io;
+  private final Map<Long, SpongeFile> files = new ConcurrentHashMap<>();
+  private final AtomicLong sequence = new AtomicLong();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private SpongeTask(
+      TaskIdentity identity, SpongeTaskSettings settings, TierChain chain, int chunkSize) {
+    this.identity = identity;
+    this.settings = settings;
+    this.chain = chain;
+    this.chunkSize = chunkSize;
+    this.buffers = new BufferPool(chunkSize, settings.writeBuffers);
+    this.io = newIoExecutor(identity.taskId(), settings.ioThreads);
+  }
+
+  /** Opens SpongeFiles for task attempt {@code taskId} running in this process. */
+  public static SpongeTask open(Configuration conf, String taskId) throws IOException {
+    return open(conf, TaskIdentity.current(conf, taskId));
+  }
+
+  /**
+   * Opens SpongeFiles for {@code identity}: reads and checks every {@code sponge.*} key, attaches
+   * to (or creates) the node's pool and sets up the other tiers.
+   *
+   * @throws org.spongefiles.core.config.ConfigException naming the key when a value is invalid
+   * @throws IOException when a configured tier cannot be used (the message names the key)
+   */
+  public static SpongeTask open(Configuration conf, TaskIdentity identity) throws IOException {
+    SpongeTaskSettings settings = new SpongeTaskSettings(conf);
+    TierChain chain = TierChainFactory.build(conf, identity, settings);
+    try {
+      int chunkSize = settings.configuredChunkSize;
+      PoolTier pool = chain.pool();
+      if (pool != null && pool.pool().chunkSize() != chunkSize) {
+        LOG.warn(
+            "sponge.chunk.size is {} but the pool {} has {}-byte chunks; using the pool's",
+            chunkSize,
+            pool.pool().metadataFile(),
+            pool.pool().chunkSize());
+        chunkSize = pool.pool().chunkSize();
+        settings.checkBlockDividesChunk(chunkSize, "the chunk size of " + pool.pool());
+      }
+      SpongeTask task = new SpongeTask(identity, settings, chain, chunkSize);
+      LOG.debug("SpongeFiles for {}: tiers {}", identity, chain);
+      return task;
+    } catch (RuntimeException e) {
+      chain.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Creates a SpongeFile, open for writing through {@link SpongeFile#output()}. Names need not be
+   * unique; they appear in messages and in the names of disk files.
+   */
+  public SpongeFile create(String name) {
+    checkOpen();
+    long id = sequence.incrementAndGet();
+    SpongeFile file = new SpongeFile(this, new FileKey(identity.taskId(), id, name));
+    files.put(id, file);
+    settings.stats.fileCreated();
+    return file;
+  }
+
+  /** The task's SpongeFiles that are not deleted yet. */
+  public List<SpongeFile> files() {
+    return new ArrayList<>(files.values());
+  }
+
+  public TaskIdentity identity() {
+    return identity;
+  }
+
+  /** Bytes and chunks per tier and time blocked, since the task opened. */
+  public SpongeStats stats() {
+    return settings.stats;
+  }
+
+  /** Size of one chunk (the pool's, when a pool is used). */
+  public int chunkSize() {
+    return chunkSize;
+  }
+
+  /** The tiers chunks may go to, nearest first. */
+  public TierChain tiers() {
+    return chain;
+  }
+
+  /** Write-behind buffers allocated so far; never more than {@code sponge.write.buffers}. */
+  public int writeBuffersAllocated() {
+    return buffers.allocated();
+  }
+
+  int checksumBlockSize() {
+    return settings.checksumBlockSize;
+  }
+
+  boolean poolChecksum() {
+    return settings.poolChecksum;
+  }
+
+  boolean prefetch() {
+    return settings.prefetch;
+  }
+
+  BufferPool buffers() {
+    return buffers;
+  }
+
+  ExecutorService io() {
+    return io;
+  }
+
+  void forget(SpongeFile file) {
+    files.remove(file.key().sequence());
+  }
+
+  boolean isClosed() {
+    return closed.get();
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("SpongeFiles of task " + identity + " are closed");
+    }
+  }
+
+  /**
+   * Deletes every SpongeFile the task still owns, frees any pool chunk it still holds, and
+   * releases its threads, buffers and tiers. Idempotent.
+   */
+  @Override
+  public void close() throws IOException {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    IOException failure = null;
+    for (SpongeFile file : files()) {
+      try {
+        file.delete();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Could not delete {}: {}", file, e.toString());
+        failure = first(failure, e);
+      }
+    }
+    io.shutdown();
+    try {
+      if (!io.awaitTermination(30, TimeUnit.SECONDS)) {
+        LOG.warn("SpongeFile I/O of {} still running after 30 s", identity);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    PoolTier pool = chain.pool();
+    if (pool != null) {
+      try {
+        int swept = pool.releaseAll();
+        if (swept > 0) {
+          LOG.warn("Freed {} pool chunk(s) of {} that no SpongeFile recorded", swept, identity);
+        }
+      } catch (IOException | RuntimeException e) {
+        failure = first(failure, e);
+      }
+    }
+    try {
+      chain.close();
+    } catch (IOException | RuntimeException e) {
+      failure = first(failure, e);
+    }
+    buffers.close();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static IOException first(IOException failure, Exception e) {
+    if (failure != null) {
+      failure.addSuppressed(e);
+      return failure;
+    }
+    return e instanceof IOException ? (IOException) e : new IOException(e);
+  }
+
+  private static ExecutorService newIoExecutor(String task, int threads) {
+    AtomicInteger count = new AtomicInteger();
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread thread = new Thread(r, "sponge-io-" + task + "-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
+  }
+
+  @Override
+  public String toString() {
+    return "SpongeFiles of " + identity + " (" + chain + ")";
+  }
+}

@@ -1,0 +1,251 @@
+package org.spongefiles.core.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * One configuration key, declared once with its type, default, validation rule and description,
+ * and read from a Hadoop {@link Configuration}. Reading a value that does not parse or validate
+ * throws a {@link ConfigException} naming the key and the value.
+ *
+ * <pre>{@code
+ * static final ConfigOption<Long> CHUNK_SIZE =
+ *     ConfigOption.bytes("sponge.chunk.size", 1 << 20)
+ *         .validate(Validator.bytesBetween(64 << 10, 1 << 30))
+ *         .describe("Size of one in-memory chunk.");
+ * long chunk = CHUNK_SIZE.get(conf);
+ * }</pre>
+ *
+ * @param <T> the parsed type
+ */
+public final class ConfigOption<T> {
+  private final String key;
+  private final String typeName;
+  private final T defaultValue;
+  private final Function<String, T> parser;
+  private final Function<T, String> formatter;
+  private final Validator<T> validator;
+  private final String description;
+
+  private ConfigOption(
+      String key,
+      String typeName,
+      T defaultValue,
+      Function<String, T> parser,
+      Function<T, String> formatter,
+      Validator<T> validator,
+      String description) {
+    this.key = Objects.requireNonNull(key, "key cannot be null");
+    this.typeName = typeName;
+    this.defaultValue = Objects.requireNonNull(defaultValue, "defaultValue cannot be null");
+    this.parser = parser;
+    this.formatter = formatter;
+    this.validator = validator;
+    this.description = description;
+  }
+
+  /** A byte size such as {@code 1m}; see {@link ByteSize}. */
+  public static ConfigOption<Long> bytes(String key, long defaultValue) {
+    return new ConfigOption<>(
+        key,
+        "bytes",
+        defaultValue,
+        ByteSize::parse,
+        ByteSize::format,
+        Validator.any(),
+        "");
+  }
+
+  /** A duration such as {@code 5s}; see {@link Durations}. */
+  public static ConfigOption<Duration> duration(String key, Duration defaultValue) {
+    return new ConfigOption<>(
+        key,
+        "duration",
+        defaultValue,
+        Durations::parse,
+        Durations::format,
+        Validator.any(),
+        "");
+  }
+
+  public static ConfigOption<Integer> integer(String key, int defaultValue) {
+    return new ConfigOption<>(
+        key,
+        "int",
+        defaultValue,
+        s -> Integer.parseInt(s.trim()),
+        String::valueOf,
+        Validator.any(),
+        "");
+  }
+
+  public static ConfigOption<Double> decimal(String key, double defaultValue) {
+    return new ConfigOption<>(
+        key,
+        "double",
+        defaultValue,
+        s -> Double.parseDouble(s.trim()),
+        String::valueOf,
+        Validator.any(),
+        "");
+  }
+
+  public static ConfigOption<Boolean> bool(String key, boolean defaultValue) {
+    return new ConfigOption<>(
+        key,
+        "boolean",
+        defaultValue,
+        ConfigOption::parseBoolean,
+        String::valueOf,
+        Validator.any(),
+        "");
+  }
+
+  public static ConfigOption<String> string(String key, String defaultValue) {
+    return new ConfigOption<>(
+        key, "string", defaultValue, String::trim, s -> s, Validator.any(), "");
+  }
+
+  /** A comma-separated list; blanks around elements are ignored, empty elements dropped. */
+  public static ConfigOption<List<String>> list(String key, List<String> defaultValue) {
+    return new ConfigOption<>(
+        key,
+        "list",
+        List.copyOf(defaultValue),
+        ConfigOption::parseList,
+        l -> String.join(",", l),
+        Validator.any(),
+        "");
+  }
+
+  /** One of an enum's constants, written case-insensitively. */
+  public static <E extends Enum<E>> ConfigOption<E> choice(String key, E defaultValue) {
+    Class<E> type = defaultValue.getDeclaringClass();
+    String names =
+        Arrays.stream(type.getEnumConstants())
+            .map(e -> e.name().toLowerCase(Locale.ROOT))
+            .collect(Collectors.joining(", "));
+    return new ConfigOption<>(
+        key,
+        "one of: " + names,
+        defaultValue,
+        s -> {
+          try {
+            return Enum.valueOf(type, s.trim().toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("must be one of " + names);
+          }
+        },
+        e -> e.name().toLowerCase(Locale.ROOT),
+        Validator.any(),
+        "");
+  }
+
+  /** Returns a copy of this option with a validation rule. */
+  public ConfigOption<T> validate(Validator<T> rule) {
+    String problem = rule.check(defaultValue);
+    if (problem != null) {
+      throw new IllegalArgumentException("default of " + key + " is invalid: " + problem);
+    }
+    return new ConfigOption<>(
+        key, typeName, defaultValue, parser, formatter, rule, description);
+  }
+
+  /** Returns a copy of this option with its documentation. */
+  public ConfigOption<T> describe(String text) {
+    return new ConfigOption<>(key, typeName, defaultValue, parser, formatter, validator, text);
+  }
+
+  /**
+   * Reads this option from {@code conf}: the default when the key is unset or blank, otherwise
+   * the parsed and validated value.
+   *
+   * @throws ConfigException naming the key and value when the value is unusable
+   */
+  public T get(Configuration conf) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null || raw.isEmpty()) {
+      return defaultValue;
+    }
+    return parse(raw);
+  }
+
+  /** Parses and validates one textual value as this option would. */
+  public T parse(String raw) {
+    T value;
+    try {
+      value = parser.apply(raw);
+    } catch (RuntimeException e) {
+      String reason = e.getMessage() == null ? "not a valid " + typeName : e.getMessage();
+      if (e instanceof NumberFormatException && reason.startsWith("For input string")) {
+        reason = "not a valid " + typeName;
+      }
+      throw new ConfigException(key, raw, reason);
+    }
+    String problem = validator.check(value);
+    if (problem != null) {
+      throw new ConfigException(key, raw, problem);
+    }
+    return value;
+  }
+
+  /** Writes {@code value} into {@code conf} in this option's textual form. */
+  public void set(Configuration conf, T value) {
+    conf.set(key, formatter.apply(value));
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public String typeName() {
+    return typeName;
+  }
+
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  /** The default as a user would write it ({@code 1m}, {@code 5s}). */
+  public String defaultText() {
+    return formatter.apply(defaultValue);
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The validation rule in words, empty when there is none. */
+  public String rule() {
+    return validator.describe();
+  }
+
+  @Override
+  public String toString() {
+    return key;
+  }
+
+  private static Boolean parseBoolean(String s) {
+    String v = s.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("true")) {
+      return Boolean.TRUE;
+    }
+    if (v.equals("false")) {
+      return Boolean.FALSE;
+    }
+    throw new IllegalArgumentException("must be true or false");
+  }
+
+  private static List<String> parseList(String s) {
+    return Arrays.stream(s.split(","))
+        .map(String::trim)
+        .filter(e -> !e.isEmpty())
+        .collect(Collectors.toUnmodifiableList());
+  }
+}

@@ -1,0 +1,24 @@
+package org.spongefiles.core.config;
+
+import java.util.List;
+
+/**
+ * The options one module declares, published through {@code META-INF/services} so the reference
+ * documentation ({@code docs/configuration.md}) is generated from every module on the classpath.
+ */
+public interface OptionSet {
+
+  /** Heading of this set in the reference ("sponge-core: SpongeFiles in a task"). */
+  String title();
+
+  /** One paragraph on who sets these keys and where. */
+  String summary();
+
+  /** The options, in the order they should be documented. */
+  List<ConfigOption<?>> options();
+
+  /** Position of this set in the reference; lower comes first. */
+  default int order() {
+    return 100;
+  }
+}

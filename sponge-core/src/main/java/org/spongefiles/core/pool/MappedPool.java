@@ -1,0 +1,243 @@
+package org.spongefiles.core.pool;
+
+import static org.spongefiles.core.pool.PoolLayout.OFF_ALLOCATIONS;
+import static org.spongefiles.core.pool.PoolLayout.OFF_RECLAIMED;
+import static org.spongefiles.core.pool.PoolLayout.OFF_TAKEOVERS;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One mapping of a pool's files in this JVM, shared by every {@link SharedPool} handle on it and
+ * unmapped when the last handle closes.
+ */
+final class MappedPool {
+  private static final Logger LOG = LoggerFactory.getLogger(MappedPool.class);
+
+  final PoolSpec spec;
+  final PoolLayout layout;
+  final long poolId;
+  private final MappedByteBuffer header;
+  private final MappedByteBuffer[] segments;
+  private final MappedWords words;
+  private final PoolLock lock;
+  private final OwnerTable table;
+  private int handles;
+
+  MappedPool(
+      PoolSpec spec,
+      PoolLayout layout,
+      MappedByteBuffer header,
+      MappedByteBuffer[] segments,
+      long poolId) {
+    this.spec = spec;
+    this.layout = layout;
+    this.header = header;
+    this.segments = segments;
+    this.poolId = poolId;
+    this.words = new MappedWords(header);
+    this.lock = new PoolLock(words, poolId, spec.metadataFile().toString());
+    this.table = new OwnerTable(layout, words);
+  }
+
+  synchronized void retain() {
+    handles++;
+  }
+
+  /** Returns true when this was the last handle and the mapping was released. */
+  synchronized boolean release() {
+    handles--;
+    if (handles > 0) {
+      return false;
+    }
+    unmap(header);
+    for (MappedByteBuffer segment : segments) {
+      unmap(segment);
+    }
+    return true;
+  }
+
+  List<PoolChunk> allocate(ChunkOwner owner, int count) throws IOException {
+    return locked(() -> table.allocate(owner, count));
+  }
+
+  int free(ChunkOwner owner, Collection<PoolChunk> chunks) throws IOException {
+    return locked(
+        () -> {
+          int freed = 0;
+          for (PoolChunk chunk : chunks) {
+            if (table.free(chunk.index(), owner, chunk.generation())) {
+              freed++;
+            }
+          }
+          return freed;
+        });
+  }
+
+  int freeAll(ChunkOwner owner) throws IOException {
+    return locked(() -> table.freeAll(owner));
+  }
+
+  int reclaim(Collection<OwnerEntry> orphans) throws IOException {
+    if (orphans.isEmpty()) {
+      return 0;
+    }
+    int freed =
+        locked(
+            () -> {
+              int count = 0;
+              for (OwnerEntry orphan : orphans) {
+                if (table.freeIfUnchanged(orphan)) {
+                  count++;
+                }
+              }
+              return count;
+            });
+    words.addLong(OFF_RECLAIMED, freed);
+    return freed;
+  }
+
+  List<OwnerEntry> owners() {
+    return table.snapshot();
+  }
+
+  long generation(int chunk) {
+    return table.generation(chunk);
+  }
+
+  int freeChunks() {
+    return table.freeCount();
+  }
+
+  int holderPid() {
+    return lock.holderPid();
+  }
+
+  long allocations() {
+    return words.getLong(OFF_ALLOCATIONS);
+  }
+
+  long reclaimed() {
+    return words.getLong(OFF_RECLAIMED);
+  }
+
+  long takeovers() {
+    return words.getLong(OFF_TAKEOVERS);
+  }
+
+  /** A writable view of chunk {@code index}'s bytes. */
+  ByteBuffer chunk(int index) {
+    MappedByteBuffer segment = segments[index / layout.chunksPerSegment];
+    int offset = (index % layout.chunksPerSegment) * layout.chunkSize;
+    ByteBuffer view = segment.duplicate();
+    view.position(offset).limit(offset + layout.chunkSize);
+    return view.slice();
+  }
+
+  /** The host-table id of {@code node} (adding it when new); 0 is reserved for this node. */
+  int hostId(String node) throws IOException {
+    byte[] name = node.getBytes(StandardCharsets.UTF_8);
+    if (name.length > PoolLayout.HOST_SLOT_SIZE - 4) {
+      throw new IllegalArgumentException(
+          "node name '" + node + "' is longer than " + (PoolLayout.HOST_SLOT_SIZE - 4) + " bytes");
+    }
+    return locked(
+        () -> {
+          int firstEmpty = -1;
+          for (int slot = 0; slot < layout.hostSlots; slot++) {
+            String existing = hostSlot(slot);
+            if (existing == null) {
+              if (firstEmpty < 0) {
+                firstEmpty = slot;
+              }
+            } else if (existing.equals(node)) {
+              return slot + 1;
+            }
+          }
+          if (firstEmpty < 0) {
+            throw new IllegalStateException(
+                "host table of pool " + spec.metadataFile() + " is full");
+          }
+          int offset = layout.hostTableOffset() + firstEmpty * PoolLayout.HOST_SLOT_SIZE;
+          ByteBuffer bytes = words.bytes();
+          bytes.position(offset + 4);
+          bytes.put(name);
+          words.setInt(offset, name.length);
+          return firstEmpty + 1;
+        });
+  }
+
+  /** The node name of host id {@code host}, or null when the slot is empty. */
+  String hostName(int host) {
+    if (host <= 0 || host > layout.hostSlots) {
+      return null;
+    }
+    return hostSlot(host - 1);
+  }
+
+  private String hostSlot(int slot) {
+    int offset = layout.hostTableOffset() + slot * PoolLayout.HOST_SLOT_SIZE;
+    int length = words.getInt(offset);
+    if (length <= 0 || length > PoolLayout.HOST_SLOT_SIZE - 4) {
+      return null;
+    }
+    byte[] name = new byte[length];
+    ByteBuffer bytes = words.bytes();
+    bytes.position(offset + 4);
+    bytes.get(name);
+    return new String(name, StandardCharsets.UTF_8);
+  }
+
+  private interface LockedAction<T> {
+    T run();
+  }
+
+  private <T> T locked(LockedAction<T> action) throws IOException {
+    boolean tookOver;
+    try {
+      tookOver = lock.lock(spec.lockTimeout());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted =
+          new InterruptedIOException("interrupted waiting for pool " + spec.metadataFile());
+      interrupted.initCause(e);
+      throw interrupted;
+    }
+    try {
+      if (tookOver) {
+        LOG.warn(
+            "Took over the lock of pool {} from a dead holder; rebuilding its free list",
+            spec.metadataFile());
+        table.rebuildFreeStack();
+      }
+      return action.run();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Releases a mapping now instead of when the garbage collector finds it. */
+  static void unmap(ByteBuffer buffer) {
+    if (buffer == null || !buffer.isDirect()) {
+      return;
+    }
+    try {
+      Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+      java.lang.reflect.Field field = unsafeClass.getDeclaredField("theUnsafe");
+      field.setAccessible(true);
+      Object unsafe = field.get(null);
+      Method invokeCleaner = unsafeClass.getMethod("invokeCleaner", ByteBuffer.class);
+      invokeCleaner.invoke(unsafe, buffer);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      LOG.debug("Cannot unmap a pool mapping now; the garbage collector will", e);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package org.spongefiles.core.pool;
+
+import static org.spongefiles.core.pool.PoolLayout.OFF_LOCK;
+import static org.spongefiles.core.pool.PoolLayout.OFF_TAKEOVERS;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The pool's cross-process lock: a CAS spin lock on a mapped word holding the holder's pid and
+ * start-time bits, so a waiter can tell when the holder died and take the lock over. Threads of
+ * one JVM first queue on an ordinary lock, so only one of them spins on the shared word.
+ */
+final class PoolLock {
+  private static final long LIVENESS_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  private static final ConcurrentHashMap<Long, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
+
+  private final MappedWords words;
+  private final String poolName;
+  private final ReentrantLock jvmLock;
+  private final long myWord;
+
+  PoolLock(MappedWords words, long poolId, String poolName) {
+    this.words = words;
+    this.poolName = poolName;
+    this.jvmLock = JVM_LOCKS.computeIfAbsent(poolId, id -> new ReentrantLock());
+    this.myWord = word(ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
+  }
+
+  static long word(int pid, long startMillis) {
+    return ((long) pid << 32) | (startMillis & 0xffffffffL);
+  }
+
+  /**
+   * Takes the lock, waiting at most {@code timeout} for a live holder.
+   *
+   * @return true when the lock was taken over from a dead holder, whose half-done update the
+   *     caller must repair before using the metadata
+   * @throws PoolLockTimeoutException when a live holder kept it past the timeout
+   * @throws InterruptedException when interrupted while waiting
+   */
+  boolean lock(Duration timeout) throws PoolLockTimeoutException, InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
+    if (!jvmLock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+      throw new PoolLockTimeoutException(
+          poolName, holderPid(words.getLong(OFF_LOCK)), timeout.toMillis());
+    }
+    boolean acquired = false;
+    try {
+      long nextCheck = System.nanoTime() + LIVENESS_CHECK_NANOS;
+      for (int spins = 0; ; spins++) {
+        long holder = words.getLong(OFF_LOCK);
+        if (holder == 0) {
+          if (words.casLong(OFF_LOCK, 0, myWord)) {
+            acquired = true;
+            return false;
+          }
+          continue;
+        }
+        if (holder == myWord) {
+          // No other thread of this JVM can hold it (they queue on jvmLock): an unlock of ours
+          // was lost. Take it back and let the caller repair the metadata.
+          acquired = true;
+          words.addLong(OFF_TAKEOVERS, 1);
+          return true;
+        }
+        long now = System.nanoTime();
+        if (now >= nextCheck) {
+          nextCheck = now + LIVENESS_CHECK_NANOS;
+          if (!ProcessLiveness.isAliveLowBits(holderPid(holder), (int) holder)
+              && words.casLong(OFF_LOCK, holder, myWord)) {
+            acquired = true;
+            words.addLong(OFF_TAKEOVERS, 1);
+            return true;
+          }
+        }
+        if (now >= deadline) {
+          throw new PoolLockTimeoutException(
+              poolName, holderPid(holder), TimeUnit.NANOSECONDS.toMillis(now - start));
+        }
+        backOff(spins);
+        if (Thread.interrupted()) {
+          throw new InterruptedException("interrupted waiting for the lock of pool " + poolName);
+        }
+      }
+    } finally {
+      if (!acquired) {
+        jvmLock.unlock();
+      }
+    }
+  }
+
+  void unlock() {
+    words.setLong(OFF_LOCK, 0);
+    jvmLock.unlock();
+  }
+
+  /** The pid holding the lock now, or 0 when it is free. */
+  int holderPid() {
+    return holderPid(words.getLong(OFF_LOCK));
+  }
+
+  private static int holderPid(long word) {
+    return (int) (word >>> 32);
+  }
+
+  private static void backOff(int spins) {
+    if (spins < 200) {
+      Thread.onSpinWait();
+    } else if (spins < 400) {
+      Thread.yield();
+    } else {
+      LockSupport.parkNanos(20_000);
+    }
+  }
+}

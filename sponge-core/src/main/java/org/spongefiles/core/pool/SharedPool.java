@@ -1,0 +1,242 @@
+package org.spongefiles.core.pool;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's shared memory pool: fixed-size chunks in mmap'd tmpfs files that every task JVM of the
+ * node and the node's sponge server map at once, with one owner entry per chunk. Allocating and
+ * freeing take a cross-process lock (a dead holder's lock is taken over); reading and writing
+ * chunk bytes never do. See {@link PoolLayout} for the byte layout.
+ *
+ * <p>Handles are cheap: every {@link #open} returns a new handle on the JVM's one mapping of the
+ * pool, and the mapping is released when the last handle closes. Chunk buffers obtained from a
+ * handle must not be used after it closes.
+ */
+public final class SharedPool implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedPool.class);
+  private static final Map<String, MappedPool> MAPPED = new HashMap<>();
+
+  private final MappedPool pool;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private SharedPool(MappedPool pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * Attaches to the pool described by {@code spec}, creating it when it does not exist and
+   * {@code spec.create()} allows.
+   *
+   * @throws PoolFormatException when the files exist but are not a pool this build can use
+   * @throws java.nio.file.NoSuchFileException when there is no pool and creation is not allowed
+   */
+  public static SharedPool open(PoolSpec spec) throws IOException {
+    synchronized (MAPPED) {
+      String key = spec.metadataFile().toAbsolutePath().normalize().toString();
+      MappedPool mapped = MAPPED.get(key);
+      if (mapped != null && !isCurrent(mapped)) {
+        mapped = null; // the files were replaced; handles on the old mapping keep it
+      }
+      if (mapped == null) {
+        mapped = PoolFiles.openOrCreate(spec);
+        MAPPED.put(key, mapped);
+      }
+      mapped.retain();
+      return new SharedPool(mapped);
+    }
+  }
+
+  private static boolean isCurrent(MappedPool mapped) {
+    Path segment = PoolFiles.segmentFile(mapped.spec.dir(), mapped.spec.name(), mapped.poolId, 0);
+    return java.nio.file.Files.exists(mapped.spec.metadataFile())
+        && java.nio.file.Files.exists(segment);
+  }
+
+  /**
+   * Allocates up to {@code count} chunks for {@code owner}; fewer (possibly none) when the pool
+   * has fewer free.
+   *
+   * @throws PoolLockTimeoutException when a live process held the lock past the timeout
+   */
+  public List<PoolChunk> allocate(ChunkOwner owner, int count) throws IOException {
+    checkOpen();
+    if (count <= 0) {
+      throw new IllegalArgumentException("count : " + count + " (expected: > 0)");
+    }
+    return pool.allocate(owner, count);
+  }
+
+  /** Allocates one chunk, or returns null when the pool is full. */
+  public PoolChunk allocateOne(ChunkOwner owner) throws IOException {
+    List<PoolChunk> chunks = allocate(owner, 1);
+    return chunks.isEmpty() ? null : chunks.get(0);
+  }
+
+  /**
+   * Frees chunks of {@code owner}. A chunk that is no longer the owner's (already freed, or
+   * reclaimed and reallocated) is left alone.
+   *
+   * @return how many were freed
+   */
+  public int free(ChunkOwner owner, Collection<PoolChunk> chunks) throws IOException {
+    checkOpen();
+    if (chunks.isEmpty()) {
+      return 0;
+    }
+    return pool.free(owner, chunks);
+  }
+
+  /** Frees every chunk {@code owner} still holds. */
+  public int freeAll(ChunkOwner owner) throws IOException {
+    checkOpen();
+    return pool.freeAll(owner);
+  }
+
+  /**
+   * Frees every chunk whose owner is a dead process of this node (by pid and start time).
+   *
+   * @return how many chunks were freed
+   */
+  public int reclaimOrphans() throws IOException {
+    checkOpen();
+    List<OwnerEntry> orphans = new ArrayList<>();
+    Map<Long, Boolean> alive = new HashMap<>();
+    for (OwnerEntry entry : pool.owners()) {
+      ChunkOwner owner = entry.owner();
+      if (!owner.isLocal()) {
+        continue;
+      }
+      long processKey = ((long) owner.pid() << 32) ^ owner.startMillis();
+      boolean isAlive =
+          alive.computeIfAbsent(
+              processKey, k -> ProcessLiveness.isAlive(owner.pid(), owner.startMillis()));
+      if (!isAlive) {
+        orphans.add(entry);
+      }
+    }
+    int freed = pool.reclaim(orphans);
+    if (freed > 0) {
+      LOG.info("Reclaimed {} chunk(s) of dead processes from pool {}", freed, metadataFile());
+    }
+    return freed;
+  }
+
+  /**
+   * Frees the chunks of {@code orphans} whose entries have not changed since they were read.
+   * The sponge server uses it for remote owners it has found dead.
+   */
+  public int reclaim(Collection<OwnerEntry> orphans) throws IOException {
+    checkOpen();
+    return pool.reclaim(orphans);
+  }
+
+  /** Every allocated chunk's owner, read without the lock. */
+  public List<OwnerEntry> owners() {
+    checkOpen();
+    return pool.owners();
+  }
+
+  /**
+   * A writable view of chunk {@code chunk}'s bytes (position 0, limit {@link #chunkSize()}).
+   * Views are independent: each caller gets its own position and limit.
+   */
+  public ByteBuffer chunkBuffer(int chunk) {
+    checkOpen();
+    if (chunk < 0 || chunk >= pool.layout.chunkCount) {
+      throw new IndexOutOfBoundsException(
+          "chunk : " + chunk + " (expected: 0 to " + (pool.layout.chunkCount - 1) + ")");
+    }
+    return pool.chunk(chunk);
+  }
+
+  /** The current allocation generation of {@code chunk}. */
+  public long generation(int chunk) {
+    return pool.generation(chunk);
+  }
+
+  /** True when {@code chunk} is still allocated at the generation of the handle. */
+  public boolean isCurrent(PoolChunk chunk) {
+    return pool.generation(chunk.index()) == chunk.generation();
+  }
+
+  /** Host-table id of a remote node; ids are stable for the life of the pool. */
+  public int hostId(String node) throws IOException {
+    checkOpen();
+    return pool.hostId(node);
+  }
+
+  /** The node name of a host-table id, or null when unknown. */
+  public String hostName(int host) {
+    return pool.hostName(host);
+  }
+
+  public int chunkSize() {
+    return pool.layout.chunkSize;
+  }
+
+  public int chunkCount() {
+    return pool.layout.chunkCount;
+  }
+
+  public int freeChunks() {
+    return pool.freeChunks();
+  }
+
+  public long poolId() {
+    return pool.poolId;
+  }
+
+  public Path metadataFile() {
+    return pool.spec.metadataFile();
+  }
+
+  /** The pid holding the pool lock at this instant, 0 when free. */
+  public int lockHolderPid() {
+    return pool.holderPid();
+  }
+
+  /** Counters kept in the pool's header since it was created. */
+  public PoolStats stats() {
+    return new PoolStats(
+        chunkCount(),
+        freeChunks(),
+        chunkSize(),
+        pool.allocations(),
+        pool.reclaimed(),
+        pool.takeovers());
+  }
+
+  /** Releases this handle; the mapping goes with the JVM's last handle. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      synchronized (MAPPED) {
+        if (pool.release()) {
+          MAPPED.values().remove(pool);
+        }
+      }
+    }
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("pool handle on " + metadataFile() + " is closed");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "pool " + metadataFile() + " (" + freeChunks() + " of " + chunkCount() + " chunks free)";
+  }
+}

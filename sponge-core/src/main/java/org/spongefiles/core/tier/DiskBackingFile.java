@@ -1,0 +1,70 @@
+package org.spongefiles.core.tier;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The one local file a SpongeFile's disk chunks are appended to, so a file spilled to disk is one
+ * contiguous region instead of many small files.
+ */
+final class DiskBackingFile {
+  private final Path path;
+  private final Path dir;
+  private final FileChannel channel;
+  private long size;
+
+  DiskBackingFile(Path path, Path dir) throws IOException {
+    this.path = path;
+    this.dir = dir;
+    Files.createDirectories(path.getParent());
+    this.channel =
+        FileChannel.open(
+            path,
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
+  }
+
+  /** Appends the bytes of {@code data}; returns the offset they start at. */
+  long append(ByteBuffer data) throws IOException {
+    long start = size;
+    long position = start;
+    try {
+      while (data.hasRemaining()) {
+        position += channel.write(data, position);
+      }
+    } finally {
+      size = Math.max(size, position);
+    }
+    return start;
+  }
+
+  Path path() {
+    return path;
+  }
+
+  /** The local directory (one of sponge.disk.dirs) holding this file. */
+  Path dir() {
+    return dir;
+  }
+
+  FileChannel channel() {
+    return channel;
+  }
+
+  long size() {
+    return size;
+  }
+
+  void delete() throws IOException {
+    try {
+      channel.close();
+    } finally {
+      Files.deleteIfExists(path);
+    }
+  }
+}

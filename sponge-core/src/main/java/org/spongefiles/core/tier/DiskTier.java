@@ -1,0 +1,221 @@
+package org.spongefiles.core.tier;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.LocalDirAllocator;
+import org.apache.hadoop.util.DiskChecker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.SpongeOptions;
+
+/**
+ * Local disk as a tier. Each SpongeFile gets one backing file that its disk chunks are appended
+ * to; Hadoop's {@link LocalDirAllocator} picks the directory among {@code sponge.disk.dirs} (by
+ * default the task's own local directories) with room for it. A directory that would drop below
+ * {@code sponge.disk.reserve} free bytes, or a task past {@code sponge.disk.limit}, counts as full.
+ */
+public final class DiskTier implements Tier {
+  private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
+  private static final String CONTEXT_KEY = "sponge.disk.dirs.resolved";
+
+  private final String task;
+  private final List<Path> dirs;
+  private final long reserve;
+  private final long limit;
+  private final Configuration allocatorConf;
+  private final LocalDirAllocator allocator;
+  private final Map<FileKey, DiskBackingFile> current = new ConcurrentHashMap<>();
+  private final Map<FileKey, List<DiskBackingFile>> all = new ConcurrentHashMap<>();
+  private final Set<Path> fullDirs = ConcurrentHashMap.newKeySet();
+  private final AtomicLong used = new AtomicLong();
+
+  public DiskTier(String task, List<Path> dirs, long reserve, long limit) {
+    if (dirs.isEmpty()) {
+      throw new IllegalArgumentException("dirs cannot be empty");
+    }
+    this.task = task;
+    this.dirs = List.copyOf(dirs);
+    this.reserve = reserve;
+    this.limit = limit;
+    this.allocatorConf = new Configuration(false);
+    StringBuilder joined = new StringBuilder();
+    for (Path dir : dirs) {
+      joined.append(joined.length() == 0 ? "" : ",").append(dir);
+    }
+    allocatorConf.set(CONTEXT_KEY, joined.toString());
+    this.allocator = new LocalDirAllocator(CONTEXT_KEY);
+  }
+
+  /** The directories from {@code sponge.disk.dirs}, or Hadoop's local dirs, or hadoop.tmp.dir. */
+  public static List<Path> configuredDirs(Configuration conf) {
+    List<Path> dirs = new ArrayList<>();
+    for (String dir : SpongeOptions.DISK_DIRS.get(conf)) {
+      dirs.add(Path.of(dir));
+    }
+    if (!dirs.isEmpty()) {
+      return dirs;
+    }
+    String[] local = conf.getTrimmedStrings("mapreduce.cluster.local.dir");
+    if (local.length > 0) {
+      for (String dir : local) {
+        dirs.add(Path.of(stripScheme(dir), "spongefiles"));
+      }
+      return dirs;
+    }
+    String tmp = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir"));
+    dirs.add(Path.of(stripScheme(tmp), "spongefiles"));
+    return dirs;
+  }
+
+  private static String stripScheme(String dir) {
+    return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
+  }
+
+  @Override
+  public TierKind kind() {
+    return TierKind.DISK;
+  }
+
+  @Override
+  public StoredChunk store(FileKey file, ByteBuffer data) throws IOException {
+    int length = data.remaining();
+    if (limit > 0 && used.get() + length > limit) {
+      return null;
+    }
+    DiskBackingFile backing = current.get(file);
+    if (backing == null || !hasRoom(backing.dir(), length)) {
+      backing = newBackingFile(file, length);
+      if (backing == null) {
+        return null;
+      }
+    }
+    try {
+      long offset = backing.append(data);
+      used.addAndGet(length);
+      return new DiskStoredChunk(backing, offset, length);
+    } catch (IOException e) {
+      // A full or failing device: don't append there again; the chain tries the next tier.
+      fullDirs.add(backing.dir());
+      current.remove(file);
+      throw new IOException("Cannot write a chunk to " + backing.path() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private boolean hasRoom(Path dir, long length) {
+    return !fullDirs.contains(dir) && new File(dir.toString()).getUsableSpace() - length >= reserve;
+  }
+
+  private DiskBackingFile newBackingFile(FileKey file, long length) throws IOException {
+    List<DiskBackingFile> files = all.computeIfAbsent(file, f -> new ArrayList<>());
+    String relative = task + "/" + file.pathName() + "-" + files.size() + ".sponge";
+    Path chosen;
+    try {
+      chosen =
+          Path.of(
+              allocator
+                  .getLocalPathForWrite(relative, length + reserve, allocatorConf)
+                  .toUri()
+                  .getPath());
+    } catch (DiskChecker.DiskErrorException e) {
+      LOG.debug("No local directory has room for a disk chunk: {}", e.getMessage());
+      return null;
+    }
+    Path dir = chosen.getParent().getParent();
+    if (!hasRoom(dir, length)) {
+      return null;
+    }
+    DiskBackingFile backing = new DiskBackingFile(chosen, dir);
+    synchronized (files) {
+      files.add(backing);
+    }
+    current.put(file, backing);
+    return backing;
+  }
+
+  @Override
+  public void delete(FileKey file, List<StoredChunk> chunks) throws IOException {
+    current.remove(file);
+    List<DiskBackingFile> files = all.remove(file);
+    long freed = 0;
+    for (StoredChunk chunk : chunks) {
+      freed += chunk.length();
+    }
+    used.addAndGet(-freed);
+    if (files == null) {
+      return;
+    }
+    IOException failure = null;
+    for (DiskBackingFile backing : files) {
+      try {
+        backing.delete();
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Backing files currently kept for {@code file} (for tests and diagnostics). */
+  public List<Path> backingFiles(FileKey file) {
+    List<Path> paths = new ArrayList<>();
+    for (DiskBackingFile backing : all.getOrDefault(file, List.of())) {
+      paths.add(backing.path());
+    }
+    return paths;
+  }
+
+  @Override
+  public String remaining() {
+    StringBuilder text = new StringBuilder();
+    Set<Path> seen = new HashSet<>();
+    for (Path dir : dirs) {
+      if (seen.add(dir)) {
+        long usable = new File(dir.toString()).getUsableSpace();
+        text.append(text.length() == 0 ? "" : ", ")
+            .append(dir)
+            .append(fullDirs.contains(dir) ? " failed a write" : "")
+            .append(" has ")
+            .append(usable)
+            .append(" bytes usable (reserve ")
+            .append(reserve)
+            .append(")");
+      }
+    }
+    if (limit > 0) {
+      text.append("; task used ").append(used.get()).append(" of its ").append(limit).append(" byte limit");
+    }
+    return text.toString();
+  }
+
+  @Override
+  public void close() throws IOException {
+    for (FileKey file : new ArrayList<>(all.keySet())) {
+      delete(file, List.of());
+    }
+    for (Path dir : dirs) {
+      Path taskDir = dir.resolve(task);
+      if (Files.isDirectory(taskDir)) {
+        try (Stream<Path> walk = Files.walk(taskDir)) {
+          for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+            Files.deleteIfExists(p);
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package org.spongefiles.core.tier;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.pool.SharedPool;
+
+/**
+ * The node's shared memory pool as a tier. Writers normally {@link #reserve} a chunk and fill it
+ * in place (one copy, like a memcpy); {@link #store} copies an already filled buffer in when a
+ * chunk written behind finds the pool has room again.
+ */
+public final class PoolTier implements Tier {
+  private final SharedPool pool;
+  private final ChunkOwner owner;
+
+  public PoolTier(SharedPool pool, ChunkOwner owner) {
+    this.pool = pool;
+    this.owner = owner;
+  }
+
+  /** A free chunk to fill in place, or null when the pool is full. */
+  public PoolStoredChunk reserve() throws IOException {
+    PoolChunk chunk = pool.allocateOne(owner);
+    return chunk == null ? null : new PoolStoredChunk(pool, chunk);
+  }
+
+  @Override
+  public TierKind kind() {
+    return TierKind.POOL;
+  }
+
+  @Override
+  public StoredChunk store(FileKey file, ByteBuffer data) throws IOException {
+    PoolStoredChunk chunk = reserve();
+    if (chunk == null) {
+      return null;
+    }
+    int length = data.remaining();
+    chunk.writeBuffer().clear();
+    chunk.writeBuffer().put(data);
+    chunk.seal(length);
+    return chunk;
+  }
+
+  @Override
+  public void delete(FileKey file, List<StoredChunk> chunks) throws IOException {
+    List<PoolChunk> handles = new ArrayList<>(chunks.size());
+    for (StoredChunk chunk : chunks) {
+      handles.add(((PoolStoredChunk) chunk).handle());
+    }
+    pool.free(owner, handles);
+  }
+
+  /** Frees a chunk that was reserved but never used. */
+  public void release(PoolStoredChunk chunk) throws IOException {
+    pool.free(owner, List.of(chunk.handle()));
+  }
+
+  /** Frees every chunk the task still holds in the pool: the sweep at task close. */
+  public int releaseAll() throws IOException {
+    return pool.freeAll(owner);
+  }
+
+  public SharedPool pool() {
+    return pool;
+  }
+
+  @Override
+  public String remaining() {
+    return pool.freeChunks() + " of " + pool.chunkCount() + " chunks free in " + pool.metadataFile();
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

@@ -1,0 +1,148 @@
+package org.spongefiles.core.tier;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.stats.SpongeStats;
+
+/**
+ * The ordered tiers of a task, nearest first. The chain decides where a chunk goes; the tiers
+ * store it. A tier with no room answers null and a failing tier throws; either way the next tier
+ * is tried, and only when every tier declines does the chunk fail, with each tier's report.
+ */
+public final class TierChain implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);
+
+  private final List<Tier> tiers;
+  private final PoolTier pool;
+  private final SpongeStats stats;
+
+  public TierChain(List<Tier> tiers, SpongeStats stats) {
+    this.tiers = List.copyOf(tiers);
+    this.stats = stats;
+    PoolTier found = null;
+    for (Tier tier : tiers) {
+      if (tier instanceof PoolTier) {
+        found = (PoolTier) tier;
+      }
+    }
+    this.pool = found;
+  }
+
+  /** The pool tier, or null when the task does not use the pool. */
+  public PoolTier pool() {
+    return pool;
+  }
+
+  public List<Tier> tiers() {
+    return tiers;
+  }
+
+  /** The tier of kind {@code kind}, or null. */
+  public Tier tier(TierKind kind) {
+    for (Tier tier : tiers) {
+      if (tier.kind() == kind) {
+        return tier;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Stores {@code data} (position to limit) as chunk {@code index} of {@code file} in the nearest
+   * tier that takes it.
+   *
+   * @throws AllTiersFullException when no tier takes it
+   */
+  public StoredChunk store(FileKey file, int index, ByteBuffer data) throws IOException {
+    int length = data.remaining();
+    List<String> reports = new ArrayList<>(tiers.size());
+    for (Tier tier : tiers) {
+      StoredChunk stored;
+      try {
+        stored = tier.store(file, data.duplicate());
+      } catch (IOException e) {
+        LOG.warn(
+            "{} tier failed to store chunk {} of {}; trying the next tier: {}",
+            tier.kind().label(),
+            index,
+            file,
+            e.getMessage());
+        reports.add(tier.kind().label() + " failed (" + e.getMessage() + ")");
+        continue;
+      }
+      if (stored != null) {
+        stats.recordWrite(stored.tier(), length);
+        return stored;
+      }
+      reports.add(tier.kind().label() + " full (" + tier.remaining() + ")");
+    }
+    if (tiers.isEmpty()) {
+      reports.add("no tier is configured (sponge.tiers)");
+    }
+    throw new AllTiersFullException(file, index, length, reports);
+  }
+
+  /** Tells every tier that {@code file} has all its chunks. */
+  public void sealed(FileKey file) throws IOException {
+    for (Tier tier : tiers) {
+      tier.sealed(file);
+    }
+  }
+
+  /** Releases every chunk of {@code file}, each by the tier that holds it. */
+  public void delete(FileKey file, List<StoredChunk> chunks) throws IOException {
+    Map<TierKind, List<StoredChunk>> byTier = new EnumMap<>(TierKind.class);
+    for (StoredChunk chunk : chunks) {
+      byTier.computeIfAbsent(chunk.tier(), k -> new ArrayList<>()).add(chunk);
+    }
+    IOException failure = null;
+    for (Tier tier : tiers) {
+      try {
+        tier.delete(file, byTier.getOrDefault(tier.kind(), List.of()));
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("{} tier failed to release {}: {}", tier.kind().label(), file, e.toString());
+        if (failure == null) {
+          failure = e instanceof IOException ? (IOException) e : new IOException(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Closes every tier, the nearest last; reports the first failure after trying all. */
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    for (int i = tiers.size() - 1; i >= 0; i--) {
+      try {
+        tiers.get(i).close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Closing the {} tier failed: {}", tiers.get(i).kind().label(), e.toString());
+        if (failure == null) {
+          failure = e instanceof IOException ? (IOException) e : new IOException(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder();
+    for (Tier tier : tiers) {
+      text.append(text.length() == 0 ? "" : " -> ").append(tier.kind().label());
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,106 @@
+package org.spongefiles.core.pool;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A separate process using a pool, for the cross-process tests. Modes:
+ *
+ * <ul>
+ *   <li>{@code open <dir> <name>}: opens (or creates) the pool, prints {@code OPENED <pool id>}.
+ *   <li>{@code churn <dir> <name> <iterations> <seed>}: allocates and frees chunks at random,
+ *       stamping each chunk it gets with its pid and the chunk index, then prints {@code HELD
+ *       index:generation ...} and exits.
+ *   <li>{@code hold <dir> <name> <chunks>}: allocates chunks, then takes the pool lock and keeps
+ *       it; prints {@code READY} and waits to be killed.
+ * </ul>
+ */
+public final class PoolChild {
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[1]);
+    String name = args[2];
+    PoolSpec spec =
+        new PoolSpec(dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+    switch (args[0]) {
+      case "open":
+        try (SharedPool pool = SharedPool.open(spec)) {
+          System.out.println("OPENED " + pool.poolId());
+        }
+        break;
+      case "churn":
+        churn(spec, Integer.parseInt(args[3]), Long.parseLong(args[4]));
+        break;
+      case "hold":
+        hold(spec, Integer.parseInt(args[3]));
+        break;
+      default:
+        throw new IllegalArgumentException(args[0]);
+    }
+    System.out.flush();
+  }
+
+  private static void churn(PoolSpec spec, int iterations, long seed) throws Exception {
+    int pid = ProcessLiveness.currentPid();
+    ChunkOwner owner = ChunkOwner.currentProcess("churn-" + pid);
+    SplittableRandom random = new SplittableRandom(seed);
+    List<PoolChunk> held = new ArrayList<>();
+    try (SharedPool pool = SharedPool.open(spec)) {
+      for (int i = 0; i < iterations; i++) {
+        if (held.isEmpty() || random.nextInt(3) > 0) {
+          for (PoolChunk chunk : pool.allocate(owner, 1 + random.nextInt(4))) {
+            ByteBuffer bytes = pool.chunkBuffer(chunk.index());
+            bytes.putInt(0, pid);
+            bytes.putInt(4, chunk.index());
+            bytes.putLong(8, chunk.generation());
+            held.add(chunk);
+          }
+        } else {
+          List<PoolChunk> freeing = new ArrayList<>();
+          int n = 1 + random.nextInt(held.size());
+          for (int k = 0; k < n; k++) {
+            freeing.add(held.remove(random.nextInt(held.size())));
+          }
+          int freed = pool.free(owner, freeing);
+          if (freed != freeing.size()) {
+            throw new AssertionError("freed " + freed + " of " + freeing.size() + " own chunks");
+          }
+        }
+      }
+      StringBuilder line = new StringBuilder("HELD");
+      for (PoolChunk chunk : held) {
+        line.append(' ').append(chunk.index()).append(':').append(chunk.generation());
+      }
+      System.out.println(line);
+    }
+  }
+
+  private static void hold(PoolSpec spec, int chunks) throws Exception {
+    SharedPool pool = SharedPool.open(spec);
+    List<PoolChunk> got = pool.allocate(ChunkOwner.currentProcess("holder"), chunks);
+    if (got.size() != chunks) {
+      throw new AssertionError("got " + got.size() + " chunks");
+    }
+    try (FileChannel channel =
+        FileChannel.open(spec.metadataFile(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      MappedByteBuffer meta = channel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_SIZE);
+      meta.order(ByteOrder.nativeOrder());
+      MappedWords words = new MappedWords(meta);
+      long me =
+          PoolLock.word(ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
+      while (!words.casLong(PoolLayout.OFF_LOCK, 0, me)) {
+        Thread.onSpinWait();
+      }
+    }
+    System.out.println("READY " + got.size());
+    System.out.flush();
+    Thread.sleep(Long.MAX_VALUE);
+  }
+}

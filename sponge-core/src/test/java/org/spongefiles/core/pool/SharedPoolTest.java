@@ -1,0 +1,245 @@
+package org.spongefiles.core.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.testing.TestDirs;
+
+class SharedPoolTest {
+  private Path dir;
+
+  @BeforeEach
+  void setUp() {
+    dir = TestDirs.newShmDir("pool");
+  }
+
+  @AfterEach
+  void tearDown() {
+    TestDirs.deleteTree(dir);
+  }
+
+  private PoolSpec spec(long size, int chunk) {
+    return new PoolSpec(dir, "p", size, chunk, 1L << 20, true, "rw-------", Duration.ofSeconds(2));
+  }
+
+  @Test
+  void createsFormatsAndReattachesToTheSamePool() throws Exception {
+    try (SharedPool first = SharedPool.open(spec(4L << 20, 64 << 10))) {
+      assertThat(first.chunkCount()).isEqualTo(64);
+      assertThat(first.chunkSize()).isEqualTo(64 << 10);
+      assertThat(first.freeChunks()).isEqualTo(64);
+      // 4 MiB in 1 MiB segments: four segment files beside the metadata file.
+      assertThat(TestDirs.countFiles(dir)).isEqualTo(5);
+      try (SharedPool second = SharedPool.open(spec(999L << 20, 1 << 20))) {
+        assertThat(second.poolId()).isEqualTo(first.poolId());
+        assertThat(second.chunkSize()).as("an existing pool keeps its geometry").isEqualTo(64 << 10);
+      }
+    }
+  }
+
+  @Test
+  void allocatesEveryChunkOnceThenReportsFull() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(2L << 20, 64 << 10))) {
+      ChunkOwner owner = ChunkOwner.currentProcess("t1");
+      List<PoolChunk> got = pool.allocate(owner, 100);
+      assertThat(got).hasSize(32);
+      assertThat(got.stream().map(PoolChunk::index).collect(Collectors.toSet())).hasSize(32);
+      assertThat(pool.freeChunks()).isZero();
+      assertThat(pool.allocateOne(owner)).isNull();
+      assertThat(pool.owners()).hasSize(32).allMatch(e -> e.owner().equals(owner));
+      assertThat(pool.free(owner, got.subList(0, 10))).isEqualTo(10);
+      assertThat(pool.freeChunks()).isEqualTo(10);
+      assertThat(pool.stats().allocations()).isEqualTo(32);
+    }
+  }
+
+  @Test
+  void reallocationBumpsTheGenerationAndStaleHandlesCannotFree() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
+      ChunkOwner owner = ChunkOwner.currentProcess("t1");
+      PoolChunk first = pool.allocateOne(owner);
+      assertThat(pool.free(owner, List.of(first))).isEqualTo(1);
+      PoolChunk again = pool.allocateOne(owner);
+      assertThat(again.index()).as("most recently freed first").isEqualTo(first.index());
+      assertThat(again.generation()).isEqualTo(first.generation() + 1);
+      assertThat(pool.isCurrent(first)).isFalse();
+      assertThat(pool.free(owner, List.of(first))).as("stale handle").isZero();
+      assertThat(pool.free(ChunkOwner.currentProcess("other"), List.of(again)))
+          .as("another task's chunk")
+          .isZero();
+      assertThat(pool.isCurrent(again)).isTrue();
+    }
+  }
+
+  @Test
+  void chunkBytesAreSharedBetweenHandlesAndMappings() throws Exception {
+    PoolSpec spec = spec(1L << 20, 64 << 10);
+    try (SharedPool writer = SharedPool.open(spec)) {
+      PoolChunk chunk = writer.allocateOne(ChunkOwner.currentProcess("t"));
+      ByteBuffer bytes = writer.chunkBuffer(chunk.index());
+      bytes.putLong(0, 0x1122334455667788L);
+      // A second, independent mapping of the same files (as another process would have).
+      MappedPool mapped = PoolFiles.attach(spec.metadataFile(), spec);
+      mapped.retain();
+      try {
+        assertThat(mapped.chunk(chunk.index()).getLong(0)).isEqualTo(0x1122334455667788L);
+        assertThat(mapped.owners()).hasSize(1);
+      } finally {
+        mapped.release();
+      }
+    }
+  }
+
+  @Test
+  void hostTableGivesStableIds() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
+      int a = pool.hostId("node-a:7070");
+      int b = pool.hostId("node-b:7070");
+      assertThat(a).isPositive();
+      assertThat(b).isNotEqualTo(a);
+      assertThat(pool.hostId("node-a:7070")).isEqualTo(a);
+      assertThat(pool.hostName(b)).isEqualTo("node-b:7070");
+      assertThat(pool.hostName(0)).isNull();
+    }
+  }
+
+  @Test
+  void reclaimFreesOnlyChunksOfDeadProcesses() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
+      ChunkOwner live = ChunkOwner.currentProcess("live");
+      Process dead = new ProcessBuilder("true").start();
+      dead.waitFor();
+      ChunkOwner gone = new ChunkOwner((int) dead.pid(), 0, 0, ChunkOwner.taskHash("gone"));
+      ChunkOwner recycled =
+          new ChunkOwner(
+              ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis() - 60_000, 0, 7);
+      ChunkOwner remote = new ChunkOwner(12345, 0, pool.hostId("elsewhere:1"), 9);
+      List<PoolChunk> mine = pool.allocate(live, 3);
+      pool.allocate(gone, 4);
+      pool.allocate(recycled, 2);
+      pool.allocate(remote, 1);
+      assertThat(pool.reclaimOrphans())
+          .as("the dead pid and the pid whose start time does not match")
+          .isEqualTo(6);
+      Set<Integer> left =
+          pool.owners().stream().map(OwnerEntry::chunk).collect(Collectors.toSet());
+      assertThat(left).containsAll(mine.stream().map(PoolChunk::index).collect(Collectors.toSet()));
+      assertThat(left).hasSize(4);
+      assertThat(pool.stats().reclaimed()).isEqualTo(6);
+    }
+  }
+
+  @Test
+  void refusesAMissingPoolWhenCreationIsOff() {
+    assertThatThrownBy(() -> SharedPool.open(spec(1L << 20, 64 << 10).withCreate(false)))
+        .isInstanceOf(NoSuchFileException.class)
+        .hasMessageContaining("p.meta")
+        .hasMessageContaining("sponge.pool.create=false");
+  }
+
+  @Test
+  void refusesAFileThatIsNotAPoolAndLeavesItAlone() throws Exception {
+    byte[] garbage = new byte[8192];
+    for (int i = 0; i < garbage.length; i++) {
+      garbage[i] = (byte) (i * 7);
+    }
+    Path meta = dir.resolve("p.meta");
+    Files.write(meta, garbage);
+    assertThatThrownBy(() -> SharedPool.open(spec(1L << 20, 64 << 10)))
+        .isInstanceOf(PoolFormatException.class)
+        .hasMessageContaining(meta.toString())
+        .hasMessageContaining("is not a sponge pool")
+        .hasMessageContaining("refusing to use or reformat it");
+    assertThat(Files.readAllBytes(meta)).as("never reformatted").isEqualTo(garbage);
+  }
+
+  @Test
+  void refusesATruncatedFile() throws Exception {
+    Files.write(dir.resolve("p.meta"), new byte[100]);
+    assertThatThrownBy(() -> SharedPool.open(spec(1L << 20, 64 << 10)))
+        .isInstanceOf(PoolFormatException.class)
+        .hasMessageContaining("100 bytes, shorter than a pool header");
+  }
+
+  @Test
+  void refusesAnotherLayoutVersionAndByteOrder() throws Exception {
+    PoolSpec spec = spec(1L << 20, 64 << 10);
+    SharedPool.open(spec).close();
+    Path meta = spec.metadataFile();
+    byte[] original = Files.readAllBytes(meta);
+
+    byte[] version = original.clone();
+    ByteBuffer.wrap(version).order(ByteOrder.nativeOrder()).putInt(PoolLayout.OFF_VERSION, 99);
+    Files.write(meta, version);
+    assertThatThrownBy(() -> SharedPool.open(spec))
+        .isInstanceOf(PoolFormatException.class)
+        .hasMessageContaining("layout version 99 but this build reads version 1");
+    assertThat(Files.readAllBytes(meta)).isEqualTo(version);
+
+    byte[] swapped = original.clone();
+    ByteBuffer.wrap(swapped)
+        .order(ByteOrder.nativeOrder())
+        .putLong(PoolLayout.OFF_MAGIC, Long.reverseBytes(PoolLayout.MAGIC));
+    Files.write(meta, swapped);
+    assertThatThrownBy(() -> SharedPool.open(spec))
+        .isInstanceOf(PoolFormatException.class)
+        .hasMessageContaining("other byte order");
+  }
+
+  @Test
+  void refusesAPoolWithAMissingSegment() throws Exception {
+    PoolSpec spec = spec(2L << 20, 64 << 10);
+    long id;
+    try (SharedPool pool = SharedPool.open(spec)) {
+      id = pool.poolId();
+    }
+    Files.delete(PoolFiles.segmentFile(dir, "p", id, 1));
+    assertThatThrownBy(() -> SharedPool.open(spec))
+        .isInstanceOf(PoolFormatException.class)
+        .hasMessageContaining("which is missing");
+  }
+
+  @Test
+  void handlesAreIndependentAndCloseIsIdempotent() throws Exception {
+    PoolSpec spec = spec(1L << 20, 64 << 10);
+    SharedPool a = SharedPool.open(spec);
+    SharedPool b = SharedPool.open(spec);
+    a.close();
+    a.close();
+    assertThat(b.allocateOne(ChunkOwner.currentProcess("t"))).isNotNull();
+    assertThatThrownBy(() -> a.allocateOne(ChunkOwner.currentProcess("t")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    b.close();
+  }
+
+  @Test
+  void ownersSnapshotListsExactlyTheAllocatedChunks() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
+      List<PoolChunk> all = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        all.addAll(pool.allocate(ChunkOwner.currentProcess("t" + t), 3));
+      }
+      Set<Integer> expected = new HashSet<>();
+      all.forEach(c -> expected.add(c.index()));
+      assertThat(pool.owners().stream().map(OwnerEntry::chunk).collect(Collectors.toSet()))
+          .isEqualTo(expected);
+      assertThat(pool.freeAll(ChunkOwner.currentProcess("t2"))).isEqualTo(3);
+      assertThat(pool.owners()).hasSize(9);
+    }
+  }
+}
