@@ -3,8 +3,8 @@ package org.spongefiles.core;
 import org.spongefiles.core.tier.StoredChunk;
 
 /**
- * One entry of a SpongeFile's private chunk list (its "inode"): where the chunk is and the
- * CRC32C of each of its checksum blocks (null when the chunk is not checksummed).
+ * One entry of a SpongeFile's private chunk list (its "inode"): where the chunk is and the CRC32C
+ * of each of its checksum blocks (null when the chunk is not checksummed).
  */
 final class ChunkRecord {
   final StoredChunk chunk;

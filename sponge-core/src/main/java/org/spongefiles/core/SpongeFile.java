@@ -16,13 +16,13 @@ import org.spongefiles.core.tier.TierKind;
 
 /**
  * A task-private, write-once logical byte array made of chunks, each stored in the nearest tier
- * with room. Write it once through {@link #output()}, close that stream, then read it any number
- * of times through {@link #input()}, and finally {@link #delete()} it (the task's close deletes
+ * with room. Write it once through {@link #output()}, close that stream, then read it any number of
+ * times through {@link #input()}, and finally {@link #delete()} it (the task's close deletes
  * whatever is left).
  *
  * <p>Chunks that land in the node's pool are written in place; the others are written behind the
- * writer by the task's I/O threads and read ahead of the reader. The chunk list (where each
- * chunk is and its checksums) is private to this object, like an inode that no one else sees.
+ * writer by the task's I/O threads and read ahead of the reader. The chunk list (where each chunk
+ * is and its checksums) is private to this object, like an inode that no one else sees.
  */
 public final class SpongeFile {
   private final SpongeTask task;
@@ -49,8 +49,8 @@ public final class SpongeFile {
   }
 
   /**
-   * The file's only output stream; closing it finishes the file and makes it readable. Calling
-   * this again while the file is being written returns the same stream.
+   * The file's only output stream; closing it finishes the file and makes it readable. Calling this
+   * again while the file is being written returns the same stream.
    *
    * @throws SpongeFileStateException when the file was already written, failed or was deleted
    */
@@ -157,14 +157,13 @@ public final class SpongeFile {
 
   /**
    * Queues chunk {@code index} (the bytes between {@code buffer}'s position and limit) to be
-   * checksummed and stored by the I/O threads, in file order; the buffer goes back to the task's
-   * pool afterwards.
+   * checksummed and stored by the I/O threads, in file order. The caller has counted the buffer in
+   * flight; it is counted out when stored.
    */
   void writeBehind(int index, ByteBuffer buffer) {
     synchronized (this) {
       setRecord(index, null);
-      writeBehind =
-          writeBehind.thenRunAsync(() -> storeBehind(index, buffer), task.io());
+      writeBehind = writeBehind.thenRunAsync(() -> storeBehind(index, buffer), task.io());
     }
   }
 
@@ -190,7 +189,7 @@ public final class SpongeFile {
     } catch (RuntimeException e) {
       writeFailure = new IOException("Writing chunk " + index + " of " + key + " failed", e);
     } finally {
-      task.buffers().release(buffer);
+      task.buffers().endFlight(buffer);
     }
   }
 

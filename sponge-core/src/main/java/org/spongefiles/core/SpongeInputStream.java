@@ -15,10 +15,10 @@ import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.TierKind;
 
 /**
- * Reads a closed SpongeFile, sequentially or from any position. Pool chunks are read in place
- * from the shared memory; other chunks arrive in windows of whole checksum blocks, verified
- * against their CRC32C, with the next window fetched by the task's I/O threads while the current
- * one is read. It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's {@code
+ * Reads a closed SpongeFile, sequentially or from any position. Pool chunks are read in place from
+ * the shared memory; other chunks arrive in windows of whole checksum blocks, verified against
+ * their CRC32C, with the next window fetched by the task's I/O threads while the current one is
+ * read. It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's {@code
  * FSDataInputStream} (and so {@code IFile.Reader}) can sit on top. Not thread-safe: one reader per
  * thread, any number of readers per file.
  */
@@ -370,7 +370,8 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
    * Checks the CRC32C of every block in chunk bytes {@code [from, from + len)}, found in {@code
    * data} at index {@code from - dataOffset}.
    */
-  private void verify(int chunk, ChunkRecord record, ByteBuffer data, int dataOffset, int from, int len)
+  private void verify(
+      int chunk, ChunkRecord record, ByteBuffer data, int dataOffset, int from, int len)
       throws ChecksumException {
     for (int at = from; at < from + len; at += blockSize) {
       int block = at / blockSize;

@@ -39,14 +39,14 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Long> POOL_SIZE =
       ConfigOption.bytes("sponge.pool.size", 1L << 30)
-          .validate(Validator.bytesBetween(1L << 20, 1L << 50))
+          .validate(Validator.bytesBetween(64L << 10, 1L << 50))
           .describe(
               "Total size of the shared pool when it is created (by the sponge server or the "
                   + "first task on the node). tmpfs has no swap behind it: leave room for tasks.");
 
   public static final ConfigOption<Long> POOL_SEGMENT_SIZE =
       ConfigOption.bytes("sponge.pool.segment.size", 1L << 30)
-          .validate(Validator.bytesBetween(1L << 20, 1L << 30))
+          .validate(Validator.bytesBetween(64L << 10, 1L << 30))
           .describe(
               "Size of one mapped segment file of the pool (a Java mapping is below 2 GiB); "
                   + "rounded down to a whole number of chunks.");
@@ -126,8 +126,9 @@ public final class SpongeOptions implements OptionSet {
       ConfigOption.integer("sponge.write.buffers", 4)
           .validate(Validator.between(1, 1024))
           .describe(
-              "Chunk-sized direct buffers per task for asynchronous writes to non-pool tiers; "
-                  + "a writer blocks (counted as blocked write time) when all are in flight.");
+              "Most chunks per task queued or being written to non-pool tiers behind the "
+                  + "writer; a writer that seals one more waits (counted as blocked write time). "
+                  + "Each file being written also fills one chunk-sized buffer of its own.");
 
   public static final ConfigOption<Integer> IO_THREADS =
       ConfigOption.integer("sponge.io.threads", 2)

@@ -12,8 +12,8 @@ import org.spongefiles.core.tier.TierKind;
 
 /**
  * Writes a SpongeFile chunk by chunk. A chunk the pool has room for is written straight into the
- * shared memory (one copy); otherwise the chunk fills one of the task's write buffers and is
- * stored behind the writer. Closing finishes the file.
+ * shared memory (one copy); otherwise the chunk fills one of the task's write buffers and is stored
+ * behind the writer. Closing finishes the file.
  */
 final class SpongeOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeOutputStream.class);
@@ -105,7 +105,7 @@ final class SpongeOutputStream extends OutputStream {
       }
       poolChunk = null;
     } else if (target != null) {
-      task.buffers().release(target);
+      task.buffers().giveBack(target);
     }
     target = null;
   }
@@ -137,7 +137,7 @@ final class SpongeOutputStream extends OutputStream {
           return;
         }
       }
-      target = task.buffers().acquire();
+      target = task.buffers().take();
     } finally {
       task.stats().addBlockedWrite(System.nanoTime() - start);
     }
@@ -155,7 +155,7 @@ final class SpongeOutputStream extends OutputStream {
     }
   }
 
-  private void sealChunk() {
+  private void sealChunk() throws IOException {
     if (target == null) {
       return;
     }
@@ -177,6 +177,12 @@ final class SpongeOutputStream extends OutputStream {
       task.stats().recordWrite(TierKind.POOL, length);
       poolChunk = null;
     } else {
+      long start = System.nanoTime();
+      try {
+        task.buffers().beginFlight();
+      } finally {
+        task.stats().addBlockedWrite(System.nanoTime() - start);
+      }
       target.flip();
       file.writeBehind(chunkIndex, target);
     }

@@ -24,8 +24,8 @@ import org.spongefiles.core.tier.TierChain;
 
 /**
  * A task's entry point to SpongeFiles: it owns the task's tier chain, write buffers and I/O
- * threads, creates the task's SpongeFiles and, on {@link #close()}, deletes every one it still
- * owns and frees every pool chunk the task still holds.
+ * threads, creates the task's SpongeFiles and, on {@link #close()}, deletes every one it still owns
+ * and frees every pool chunk the task still holds.
  *
  * <pre>{@code
  * try (SpongeTask task = SpongeTask.open(conf, "attempt_..._r_000000_0")) {
@@ -136,9 +136,14 @@ public final class SpongeTask implements Closeable {
     return chain;
   }
 
-  /** Write-behind buffers allocated so far; never more than {@code sponge.write.buffers}. */
+  /** Write-behind buffers allocated so far: at most the bound plus one per active writer. */
   public int writeBuffersAllocated() {
     return buffers.allocated();
+  }
+
+  /** The most chunks ever queued or being stored behind writers at once. */
+  public int peakChunksInFlight() {
+    return buffers.peakInFlight();
   }
 
   int checksumBlockSize() {
@@ -176,8 +181,8 @@ public final class SpongeTask implements Closeable {
   }
 
   /**
-   * Deletes every SpongeFile the task still owns, frees any pool chunk it still holds, and
-   * releases its threads, buffers and tiers. Idempotent.
+   * Deletes every SpongeFile the task still owns, frees any pool chunk it still holds, and releases
+   * its threads, buffers and tiers. Idempotent.
    */
   @Override
   public void close() throws IOException {

@@ -8,9 +8,9 @@ import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 
 /**
- * Who owns a task's SpongeFiles: the task attempt, the process running it and the node it runs
- * on. Several tasks may share one process (Hadoop's LocalJobRunner runs them as threads), so
- * chunks are owned by the pair (process, task).
+ * Who owns a task's SpongeFiles: the task attempt, the process running it and the node it runs on.
+ * Several tasks may share one process (Hadoop's LocalJobRunner runs them as threads), so chunks are
+ * owned by the pair (process, task).
  */
 public final class TaskIdentity {
   private final String taskId;
@@ -32,10 +32,7 @@ public final class TaskIdentity {
   /** Task {@code taskId} in this process, on the node named by {@code sponge.node.id}. */
   public static TaskIdentity current(Configuration conf, String taskId) {
     return new TaskIdentity(
-        taskId,
-        nodeName(conf),
-        ProcessLiveness.currentPid(),
-        ProcessLiveness.currentStartMillis());
+        taskId, nodeName(conf), ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
   }
 
   /** {@code sponge.node.id}, or this host's name. */

@@ -43,7 +43,9 @@ public final class ByteSize {
     return number * multiplier;
   }
 
-  /** Formats with the largest binary suffix that divides the value exactly ({@code 1048576 -> 1m}). */
+  /**
+   * Formats with the largest binary suffix that divides the value exactly ({@code 1048576 -> 1m}).
+   */
   public static String format(long bytes) {
     if (bytes == 0) {
       return "0";

@@ -1,8 +1,8 @@
 package org.spongefiles.core.config;
 
 /**
- * A configuration value that cannot be used. The message always has the form {@code Invalid value
- * X for configuration Y: reason}, so the user can find the key in mapred-site.xml, a Pig script or
+ * A configuration value that cannot be used. The message always has the form {@code Invalid value X
+ * for configuration Y: reason}, so the user can find the key in mapred-site.xml, a Pig script or
  * sponge-site.xml and knows what to change.
  */
 public class ConfigException extends IllegalArgumentException {

@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * One configuration key, declared once with its type, default, validation rule and description,
- * and read from a Hadoop {@link Configuration}. Reading a value that does not parse or validate
- * throws a {@link ConfigException} naming the key and the value.
+ * One configuration key, declared once with its type, default, validation rule and description, and
+ * read from a Hadoop {@link Configuration}. Reading a value that does not parse or validate throws
+ * a {@link ConfigException} naming the key and the value.
  *
  * <pre>{@code
  * static final ConfigOption<Long> CHUNK_SIZE =
@@ -53,25 +53,13 @@ public final class ConfigOption<T> {
   /** A byte size such as {@code 1m}; see {@link ByteSize}. */
   public static ConfigOption<Long> bytes(String key, long defaultValue) {
     return new ConfigOption<>(
-        key,
-        "bytes",
-        defaultValue,
-        ByteSize::parse,
-        ByteSize::format,
-        Validator.any(),
-        "");
+        key, "bytes", defaultValue, ByteSize::parse, ByteSize::format, Validator.any(), "");
   }
 
   /** A duration such as {@code 5s}; see {@link Durations}. */
   public static ConfigOption<Duration> duration(String key, Duration defaultValue) {
     return new ConfigOption<>(
-        key,
-        "duration",
-        defaultValue,
-        Durations::parse,
-        Durations::format,
-        Validator.any(),
-        "");
+        key, "duration", defaultValue, Durations::parse, Durations::format, Validator.any(), "");
   }
 
   public static ConfigOption<Integer> integer(String key, int defaultValue) {
@@ -153,8 +141,7 @@ public final class ConfigOption<T> {
     if (problem != null) {
       throw new IllegalArgumentException("default of " + key + " is invalid: " + problem);
     }
-    return new ConfigOption<>(
-        key, typeName, defaultValue, parser, formatter, rule, description);
+    return new ConfigOption<>(key, typeName, defaultValue, parser, formatter, rule, description);
   }
 
   /** Returns a copy of this option with its documentation. */
@@ -163,8 +150,8 @@ public final class ConfigOption<T> {
   }
 
   /**
-   * Reads this option from {@code conf}: the default when the key is unset or blank, otherwise
-   * the parsed and validated value.
+   * Reads this option from {@code conf}: the default when the key is unset or blank, otherwise the
+   * parsed and validated value.
    *
    * @throws ConfigException naming the key and value when the value is unusable
    */

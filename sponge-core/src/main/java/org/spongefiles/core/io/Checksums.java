@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * CRC32C over a chunk in blocks of a fixed size, so a reader can verify a window of a chunk
- * without reading all of it. The last block of a chunk may be short.
+ * CRC32C over a chunk in blocks of a fixed size, so a reader can verify a window of a chunk without
+ * reading all of it. The last block of a chunk may be short.
  */
 public final class Checksums {
   private Checksums() {}

@@ -94,6 +94,10 @@ public final class ChunkOwner {
 
   @Override
   public String toString() {
-    return "pid " + pid + (host == 0 ? "" : " on host #" + host) + " task " + Long.toHexString(task);
+    return "pid "
+        + pid
+        + (host == 0 ? "" : " on host #" + host)
+        + " task "
+        + Long.toHexString(task);
   }
 }

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The owner entries and the free stack of a pool's metadata region. Mutating methods must be
- * called with the pool lock held; {@link #snapshot} and {@link #generation} read without it.
+ * The owner entries and the free stack of a pool's metadata region. Mutating methods must be called
+ * with the pool lock held; {@link #snapshot} and {@link #generation} read without it.
  */
 final class OwnerTable {
   private final PoolLayout layout;

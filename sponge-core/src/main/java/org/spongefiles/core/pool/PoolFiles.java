@@ -43,7 +43,9 @@ final class PoolFiles {
 
   private PoolFiles() {}
 
-  /** Maps the pool at {@code spec}, creating it first when it is missing and creation is allowed. */
+  /**
+   * Maps the pool at {@code spec}, creating it first when it is missing and creation is allowed.
+   */
   static MappedPool openOrCreate(PoolSpec spec) throws IOException {
     Path meta = spec.metadataFile();
     for (int attempt = 0; ; attempt++) {
@@ -261,8 +263,7 @@ final class PoolFiles {
         FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       if (channel.size() != size) {
         throw new PoolFormatException(
-            meta,
-            "names segment " + file + " of " + size + " bytes, but it has " + channel.size());
+            meta, "names segment " + file + " of " + size + " bytes, but it has " + channel.size());
       }
       return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
     }

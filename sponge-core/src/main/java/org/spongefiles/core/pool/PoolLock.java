@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The pool's cross-process lock: a CAS spin lock on a mapped word holding the holder's pid and
- * start-time bits, so a waiter can tell when the holder died and take the lock over. Threads of
- * one JVM first queue on an ordinary lock, so only one of them spins on the shared word.
+ * start-time bits, so a waiter can tell when the holder died and take the lock over. Threads of one
+ * JVM first queue on an ordinary lock, so only one of them spins on the shared word.
  */
 final class PoolLock {
   private static final long LIVENESS_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -37,8 +37,8 @@ final class PoolLock {
   /**
    * Takes the lock, waiting at most {@code timeout} for a live holder.
    *
-   * @return true when the lock was taken over from a dead holder, whose half-done update the
-   *     caller must repair before using the metadata
+   * @return true when the lock was taken over from a dead holder, whose half-done update the caller
+   *     must repair before using the metadata
    * @throws PoolLockTimeoutException when a live holder kept it past the timeout
    * @throws InterruptedException when interrupted while waiting
    */

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A node's shared memory pool: fixed-size chunks in mmap'd tmpfs files that every task JVM of the
  * node and the node's sponge server map at once, with one owner entry per chunk. Allocating and
- * freeing take a cross-process lock (a dead holder's lock is taken over); reading and writing
- * chunk bytes never do. See {@link PoolLayout} for the byte layout.
+ * freeing take a cross-process lock (a dead holder's lock is taken over); reading and writing chunk
+ * bytes never do. See {@link PoolLayout} for the byte layout.
  *
  * <p>Handles are cheap: every {@link #open} returns a new handle on the JVM's one mapping of the
  * pool, and the mapping is released when the last handle closes. Chunk buffers obtained from a
@@ -35,8 +35,8 @@ public final class SharedPool implements Closeable {
   }
 
   /**
-   * Attaches to the pool described by {@code spec}, creating it when it does not exist and
-   * {@code spec.create()} allows.
+   * Attaches to the pool described by {@code spec}, creating it when it does not exist and {@code
+   * spec.create()} allows.
    *
    * @throws PoolFormatException when the files exist but are not a pool this build can use
    * @throws java.nio.file.NoSuchFileException when there is no pool and creation is not allowed
@@ -64,8 +64,8 @@ public final class SharedPool implements Closeable {
   }
 
   /**
-   * Allocates up to {@code count} chunks for {@code owner}; fewer (possibly none) when the pool
-   * has fewer free.
+   * Allocates up to {@code count} chunks for {@code owner}; fewer (possibly none) when the pool has
+   * fewer free.
    *
    * @throws PoolLockTimeoutException when a live process held the lock past the timeout
    */
@@ -133,8 +133,8 @@ public final class SharedPool implements Closeable {
   }
 
   /**
-   * Frees the chunks of {@code orphans} whose entries have not changed since they were read.
-   * The sponge server uses it for remote owners it has found dead.
+   * Frees the chunks of {@code orphans} whose entries have not changed since they were read. The
+   * sponge server uses it for remote owners it has found dead.
    */
   public int reclaim(Collection<OwnerEntry> orphans) throws IOException {
     checkOpen();
@@ -148,8 +148,8 @@ public final class SharedPool implements Closeable {
   }
 
   /**
-   * A writable view of chunk {@code chunk}'s bytes (position 0, limit {@link #chunkSize()}).
-   * Views are independent: each caller gets its own position and limit.
+   * A writable view of chunk {@code chunk}'s bytes (position 0, limit {@link #chunkSize()}). Views
+   * are independent: each caller gets its own position and limit.
    */
   public ByteBuffer chunkBuffer(int chunk) {
     checkOpen();

@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
 import org.spongefiles.core.tier.TierKind;
 
 /**
- * Where a task's spilled bytes went and how long the task waited for them: bytes and chunks
- * written and read per tier, and the nanoseconds the caller was blocked writing (waiting for a
- * write buffer, for the pool lock, or for chunks still being written behind at close) and
- * reading (waiting for a chunk to arrive). Thread-safe; the numbers only grow.
+ * Where a task's spilled bytes went and how long the task waited for them: bytes and chunks written
+ * and read per tier, and the nanoseconds the caller was blocked writing (waiting for a write
+ * buffer, for the pool lock, or for chunks still being written behind at close) and reading
+ * (waiting for a chunk to arrive). Thread-safe; the numbers only grow.
  */
 public final class SpongeStats {
   private final Map<TierKind, LongAdder[]> tiers = new EnumMap<>(TierKind.class);
@@ -25,7 +25,9 @@ public final class SpongeStats {
 
   public SpongeStats() {
     for (TierKind tier : TierKind.values()) {
-      tiers.put(tier, new LongAdder[] {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()});
+      tiers.put(
+          tier,
+          new LongAdder[] {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()});
     }
   }
 
@@ -121,14 +123,20 @@ public final class SpongeStats {
     StringBuilder text = new StringBuilder();
     for (TierKind tier : TierKind.values()) {
       if (chunksWritten(tier) > 0 || bytesRead(tier) > 0) {
-        text.append(String.format(
-            "%-6s wrote %,d bytes in %,d chunks, read %,d bytes (%,d chunks)%n",
-            tier.label(), bytesWritten(tier), chunksWritten(tier), bytesRead(tier), chunksRead(tier)));
+        text.append(
+            String.format(
+                "%-6s wrote %,d bytes in %,d chunks, read %,d bytes (%,d chunks)%n",
+                tier.label(),
+                bytesWritten(tier),
+                chunksWritten(tier),
+                bytesRead(tier),
+                chunksRead(tier)));
       }
     }
-    text.append(String.format(
-        "blocked writing %.1f ms, reading %.1f ms",
-        blockedWriteNanos() / 1e6, blockedReadNanos() / 1e6));
+    text.append(
+        String.format(
+            "blocked writing %.1f ms, reading %.1f ms",
+            blockedWriteNanos() / 1e6, blockedReadNanos() / 1e6));
     return text.toString();
   }
 }

@@ -11,8 +11,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A Hadoop FileSystem directory (HDFS in production) as the last-resort tier. Each SpongeFile
- * gets one file under {@code <sponge.dfs.dir>/<task>/}, appended to through one open stream.
+ * A Hadoop FileSystem directory (HDFS in production) as the last-resort tier. Each SpongeFile gets
+ * one file under {@code <sponge.dfs.dir>/<task>/}, appended to through one open stream.
  */
 public final class DfsTier implements Tier {
   private final FileSystem fs;

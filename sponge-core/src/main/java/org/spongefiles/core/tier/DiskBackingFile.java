@@ -23,10 +23,7 @@ final class DiskBackingFile {
     Files.createDirectories(path.getParent());
     this.channel =
         FileChannel.open(
-            path,
-            StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.READ,
-            StandardOpenOption.WRITE);
+            path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
   }
 
   /** Appends the bytes of {@code data}; returns the offset they start at. */

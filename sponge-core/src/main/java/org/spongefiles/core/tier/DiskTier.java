@@ -22,10 +22,10 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
 
 /**
- * Local disk as a tier. Each SpongeFile gets one backing file that its disk chunks are appended
- * to; Hadoop's {@link LocalDirAllocator} picks the directory among {@code sponge.disk.dirs} (by
- * default the task's own local directories) with room for it. A directory that would drop below
- * {@code sponge.disk.reserve} free bytes, or a task past {@code sponge.disk.limit}, counts as full.
+ * Local disk as a tier. Each SpongeFile gets one backing file that its disk chunks are appended to;
+ * Hadoop's {@link LocalDirAllocator} picks the directory among {@code sponge.disk.dirs} (by default
+ * the task's own local directories) with room for it. A directory that would drop below {@code
+ * sponge.disk.reserve} free bytes, or a task past {@code sponge.disk.limit}, counts as full.
  */
 public final class DiskTier implements Tier {
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
@@ -197,7 +197,11 @@ public final class DiskTier implements Tier {
       }
     }
     if (limit > 0) {
-      text.append("; task used ").append(used.get()).append(" of its ").append(limit).append(" byte limit");
+      text.append("; task used ")
+          .append(used.get())
+          .append(" of its ")
+          .append(limit)
+          .append(" byte limit");
     }
     return text.toString();
   }

@@ -9,9 +9,9 @@ import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.SharedPool;
 
 /**
- * The node's shared memory pool as a tier. Writers normally {@link #reserve} a chunk and fill it
- * in place (one copy, like a memcpy); {@link #store} copies an already filled buffer in when a
- * chunk written behind finds the pool has room again.
+ * The node's shared memory pool as a tier. Writers normally {@link #reserve} a chunk and fill it in
+ * place (one copy, like a memcpy); {@link #store} copies an already filled buffer in when a chunk
+ * written behind finds the pool has room again.
  */
 public final class PoolTier implements Tier {
   private final SharedPool pool;
@@ -71,7 +71,11 @@ public final class PoolTier implements Tier {
 
   @Override
   public String remaining() {
-    return pool.freeChunks() + " of " + pool.chunkCount() + " chunks free in " + pool.metadataFile();
+    return pool.freeChunks()
+        + " of "
+        + pool.chunkCount()
+        + " chunks free in "
+        + pool.metadataFile();
   }
 
   @Override

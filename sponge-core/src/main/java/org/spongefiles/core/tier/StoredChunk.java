@@ -20,9 +20,9 @@ public interface StoredChunk {
   void read(long offset, ByteBuffer dst) throws IOException;
 
   /**
-   * A read-only view of the chunk's bytes when they are directly addressable (the pool), else
-   * null. After copying from a view, call {@link #checkValid()}: the bytes are only good if the
-   * chunk was still ours while they were copied.
+   * A read-only view of the chunk's bytes when they are directly addressable (the pool), else null.
+   * After copying from a view, call {@link #checkValid()}: the bytes are only good if the chunk was
+   * still ours while they were copied.
    */
   default ByteBuffer view() {
     return null;

@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.stats.SpongeStats;
 
 /**
- * The ordered tiers of a task, nearest first. The chain decides where a chunk goes; the tiers
- * store it. A tier with no room answers null and a failing tier throws; either way the next tier
- * is tried, and only when every tier declines does the chunk fail, with each tier's report.
+ * The ordered tiers of a task, nearest first. The chain decides where a chunk goes; the tiers store
+ * it. A tier with no room answers null and a failing tier throws; either way the next tier is
+ * tried, and only when every tier declines does the chunk fail, with each tier's report.
  */
 public final class TierChain implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);

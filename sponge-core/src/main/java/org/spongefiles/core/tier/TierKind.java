@@ -20,7 +20,10 @@ public enum TierKind {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Whether chunks of this tier leave the task's process memory space for storage it does not control. */
+  /**
+   * Whether chunks of this tier leave the task's process memory space for storage it does not
+   * control.
+   */
   public boolean leavesNodeMemory() {
     return this != POOL;
   }

@@ -28,7 +28,8 @@ public final class PoolChild {
     Path dir = Path.of(args[1]);
     String name = args[2];
     PoolSpec spec =
-        new PoolSpec(dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+        new PoolSpec(
+            dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
     switch (args[0]) {
       case "open":
         try (SharedPool pool = SharedPool.open(spec)) {
@@ -90,11 +91,11 @@ public final class PoolChild {
     }
     try (FileChannel channel =
         FileChannel.open(spec.metadataFile(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      MappedByteBuffer meta = channel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_SIZE);
+      MappedByteBuffer meta =
+          channel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_SIZE);
       meta.order(ByteOrder.nativeOrder());
       MappedWords words = new MappedWords(meta);
-      long me =
-          PoolLock.word(ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
+      long me = PoolLock.word(ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
       while (!words.casLong(PoolLayout.OFF_LOCK, 0, me)) {
         Thread.onSpinWait();
       }

@@ -42,7 +42,8 @@ class PoolCrossProcessTest {
 
   /** The same geometry as {@link PoolChild}'s. */
   private PoolSpec spec() {
-    return new PoolSpec(dir, "x", 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+    return new PoolSpec(
+        dir, "x", 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
   }
 
   @Test
@@ -59,7 +60,8 @@ class PoolCrossProcessTest {
       }
       assertThat(ids).as("every process attached to the same pool").hasSize(1);
       try (Stream<Path> files = Files.list(dir)) {
-        List<String> names = files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+        List<String> names =
+            files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
         // One metadata file and 4 segments of 16 MiB; no temporary or losing files left behind.
         assertThat(names).hasSize(5).contains("x.meta");
         assertThat(names).noneMatch(n -> n.contains("tmp"));
@@ -78,8 +80,10 @@ class PoolCrossProcessTest {
   @Test
   void twoProcessesAllocatingAtOnceNeverGetTheSameChunk() throws Exception {
     SharedPool.open(spec()).close(); // created up front; the race is on allocation here
-    try (ChildJvm a = ChildJvm.start(PoolChild.class, stderr, "churn", dir.toString(), "x", "3000", "1");
-        ChildJvm b = ChildJvm.start(PoolChild.class, stderr, "churn", dir.toString(), "x", "3000", "2")) {
+    try (ChildJvm a =
+            ChildJvm.start(PoolChild.class, stderr, "churn", dir.toString(), "x", "3000", "1");
+        ChildJvm b =
+            ChildJvm.start(PoolChild.class, stderr, "churn", dir.toString(), "x", "3000", "2")) {
       Map<Long, Set<Integer>> heldByPid = new HashMap<>();
       Map<Integer, Long> generation = new HashMap<>();
       for (ChildJvm child : List.of(a, b)) {
@@ -111,7 +115,9 @@ class PoolCrossProcessTest {
             assertThat(entry.owner().pid()).isEqualTo(owner.getKey().intValue());
             assertThat(entry.generation()).isEqualTo(generation.get(chunk));
             ByteBuffer bytes = pool.chunkBuffer(chunk);
-            assertThat(bytes.getInt(0)).as("stamp of chunk %d", chunk).isEqualTo(owner.getKey().intValue());
+            assertThat(bytes.getInt(0))
+                .as("stamp of chunk %d", chunk)
+                .isEqualTo(owner.getKey().intValue());
             assertThat(bytes.getInt(4)).isEqualTo(chunk);
             assertThat(bytes.getLong(8)).isEqualTo(generation.get(chunk));
           }
@@ -126,7 +132,8 @@ class PoolCrossProcessTest {
   @Test
   void aKilledLockHolderIsTakenOverWithinASecondAndItsChunksReclaimed() throws Exception {
     try (SharedPool pool = SharedPool.open(spec());
-        ChildJvm holder = ChildJvm.start(PoolChild.class, stderr, "hold", dir.toString(), "x", "7")) {
+        ChildJvm holder =
+            ChildJvm.start(PoolChild.class, stderr, "hold", dir.toString(), "x", "7")) {
       ChunkOwner live = ChunkOwner.currentProcess("live");
       List<PoolChunk> mine = pool.allocate(live, 5);
       holder.awaitLine("READY", 60, TimeUnit.SECONDS);
@@ -142,7 +149,8 @@ class PoolCrossProcessTest {
       assertThat(pool.stats().lockTakeovers()).isEqualTo(1);
 
       assertThat(pool.reclaimOrphans()).isEqualTo(7);
-      List<Integer> left = pool.owners().stream().map(OwnerEntry::chunk).sorted().collect(Collectors.toList());
+      List<Integer> left =
+          pool.owners().stream().map(OwnerEntry::chunk).sorted().collect(Collectors.toList());
       List<Integer> expected = new ArrayList<>();
       mine.forEach(c -> expected.add(c.index()));
       expected.add(next.index());

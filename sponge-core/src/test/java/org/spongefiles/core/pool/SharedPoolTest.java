@@ -46,7 +46,9 @@ class SharedPoolTest {
       assertThat(TestDirs.countFiles(dir)).isEqualTo(5);
       try (SharedPool second = SharedPool.open(spec(999L << 20, 1 << 20))) {
         assertThat(second.poolId()).isEqualTo(first.poolId());
-        assertThat(second.chunkSize()).as("an existing pool keeps its geometry").isEqualTo(64 << 10);
+        assertThat(second.chunkSize())
+            .as("an existing pool keeps its geometry")
+            .isEqualTo(64 << 10);
       }
     }
   }
@@ -135,8 +137,7 @@ class SharedPoolTest {
       assertThat(pool.reclaimOrphans())
           .as("the dead pid and the pid whose start time does not match")
           .isEqualTo(6);
-      Set<Integer> left =
-          pool.owners().stream().map(OwnerEntry::chunk).collect(Collectors.toSet());
+      Set<Integer> left = pool.owners().stream().map(OwnerEntry::chunk).collect(Collectors.toSet());
       assertThat(left).containsAll(mine.stream().map(PoolChunk::index).collect(Collectors.toSet()));
       assertThat(left).hasSize(4);
       assertThat(pool.stats().reclaimed()).isEqualTo(6);

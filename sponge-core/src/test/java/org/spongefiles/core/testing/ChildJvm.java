@@ -47,8 +47,8 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /** Starts {@code mainClass} with {@code args}; stderr goes to {@code stderr} (appended). */
-  public static ChildJvm start(Class<?> mainClass, Path stderr, List<String> jvmArgs, String... args)
-      throws IOException {
+  public static ChildJvm start(
+      Class<?> mainClass, Path stderr, List<String> jvmArgs, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -62,8 +62,7 @@ public final class ChildJvm implements AutoCloseable {
     return new ChildJvm(builder.start());
   }
 
-  public static ChildJvm start(Class<?> mainClass, Path stderr, String... args)
-      throws IOException {
+  public static ChildJvm start(Class<?> mainClass, Path stderr, String... args) throws IOException {
     return start(mainClass, stderr, List.of(), args);
   }
 
@@ -75,7 +74,10 @@ public final class ChildJvm implements AutoCloseable {
       String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
       if (line == null) {
         throw new AssertionError(
-            "child did not print '" + prefix + "' in time; output so far: " + output()
+            "child did not print '"
+                + prefix
+                + "' in time; output so far: "
+                + output()
                 + (process.isAlive() ? "" : " (exited " + process.exitValue() + ")"));
       }
       if (line.startsWith(prefix)) {
@@ -87,7 +89,8 @@ public final class ChildJvm implements AutoCloseable {
   /** Waits for the child to exit and returns its exit code. */
   public int waitFor(long timeout, TimeUnit unit) throws InterruptedException {
     if (!process.waitFor(timeout, unit)) {
-      throw new AssertionError("child still running after " + timeout + " " + unit + ": " + output());
+      throw new AssertionError(
+          "child still running after " + timeout + " " + unit + ": " + output());
     }
     reader.join(unit.toMillis(timeout));
     return process.exitValue();

@@ -72,7 +72,10 @@ public final class RandomBytes {
     return new Digest(digest.digest(), count);
   }
 
-  /** SHA-256 of the first {@code length} bytes of the stream {@code seed} as {@link #write} makes it. */
+  /**
+   * SHA-256 of the first {@code length} bytes of the stream {@code seed} as {@link #write} makes
+   * it.
+   */
   public static byte[] expectedDigest(long seed, long length) {
     try {
       return write(OutputStream.nullOutputStream(), seed, length);
