@@ -163,11 +163,37 @@ public final class SpongeFile {
   void writeBehind(int index, ByteBuffer buffer) {
     synchronized (this) {
       setRecord(index, null);
-      writeBehind = writeBehind.thenRunAsync(() -> storeBehind(index, buffer), task.io());
+      writeBehind =
+          writeBehind.thenRunAsync(
+              () -> {
+                try {
+                  store(index, buffer);
+                } finally {
+                  task.buffers().endFlight(buffer);
+                }
+              },
+              task.io());
     }
   }
 
-  private void storeBehind(int index, ByteBuffer buffer) {
+  /**
+   * Stores the last chunk in the caller's thread when nothing is queued before it: the writer is
+   * closing and would only wait for the I/O thread, so handing the chunk over gains nothing.
+   *
+   * @return false when chunks are still queued; the caller then writes it behind
+   */
+  boolean storeNowIfIdle(int index, ByteBuffer buffer) {
+    synchronized (this) {
+      if (!writeBehind.isDone()) {
+        return false;
+      }
+      setRecord(index, null);
+    }
+    store(index, buffer);
+    return true;
+  }
+
+  private void store(int index, ByteBuffer buffer) {
     try {
       if (writeFailure != null || state() == SpongeFileState.DELETED) {
         return;
@@ -188,8 +214,6 @@ public final class SpongeFile {
       writeFailure = e;
     } catch (RuntimeException e) {
       writeFailure = new IOException("Writing chunk " + index + " of " + key + " failed", e);
-    } finally {
-      task.buffers().endFlight(buffer);
     }
   }
 

@@ -35,8 +35,8 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
   private ByteBuffer window;
   private long windowStart;
   private ChunkRecord windowRecord;
-  private byte[] windowArray;
-  private byte[] spare;
+  private ByteBuffer windowBuffer;
+  private ByteBuffer spare;
   private Fetch pending;
   private long unreportedBytes;
   private int unreportedChunks;
@@ -47,10 +47,10 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     final int chunk;
     final int offset;
     final int length;
-    final byte[] buffer;
+    final ByteBuffer buffer;
     final CompletableFuture<Void> done;
 
-    Fetch(int chunk, int offset, int length, byte[] buffer, CompletableFuture<Void> done) {
+    Fetch(int chunk, int offset, int length, ByteBuffer buffer, CompletableFuture<Void> done) {
       this.chunk = chunk;
       this.offset = offset;
       this.length = length;
@@ -217,7 +217,12 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
       closed = true;
       report();
       window = null;
+      // A buffer still being filled by a prefetch is left to the garbage collector.
       pending = null;
+      task.readBuffers().giveBack(windowBuffer);
+      task.readBuffers().giveBack(spare);
+      windowBuffer = null;
+      spare = null;
     }
   }
 
@@ -253,15 +258,15 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
       if (record.crcs != null) {
         verify(chunk, record, view, 0, 0, record.length());
       }
-      recycle(windowArray);
-      windowArray = null;
+      recycle(windowBuffer);
+      windowBuffer = null;
       window = view;
     } else {
       offset = inChunk - inChunk % blockSize;
-      byte[] buffer = fetch(chunk, offset, Math.min(windowSize, record.length() - offset));
-      recycle(windowArray);
-      windowArray = buffer;
-      window = ByteBuffer.wrap(buffer, 0, Math.min(windowSize, record.length() - offset));
+      ByteBuffer buffer = fetch(chunk, offset, Math.min(windowSize, record.length() - offset));
+      recycle(windowBuffer);
+      windowBuffer = buffer;
+      window = buffer;
     }
     windowStart = (long) chunk * chunkSize + offset;
     windowRecord = record;
@@ -273,7 +278,7 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
   }
 
   /** The bytes of the window at {@code offset} of {@code chunk}: prefetched, or read now. */
-  private byte[] fetch(int chunk, int offset, int len) throws IOException {
+  private ByteBuffer fetch(int chunk, int offset, int len) throws IOException {
     long start = System.nanoTime();
     try {
       Fetch fetch = pending;
@@ -285,7 +290,7 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
         }
         recycle(fetch.buffer);
       }
-      byte[] buffer = takeSpare();
+      ByteBuffer buffer = takeSpare();
       readVerified(chunk, offset, len, buffer);
       return buffer;
     } finally {
@@ -308,7 +313,7 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     int fetchChunk = next;
     int fetchOffset = nextOffset;
     int len = Math.min(windowSize, chunks[next].length() - nextOffset);
-    byte[] buffer = takeSpare();
+    ByteBuffer buffer = takeSpare();
     CompletableFuture<Void> done = new CompletableFuture<>();
     try {
       task.io()
@@ -329,12 +334,17 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     pending = new Fetch(fetchChunk, fetchOffset, len, buffer, done);
   }
 
-  /** Reads {@code len} bytes at {@code offset} of a non-pool chunk and verifies their blocks. */
-  private void readVerified(int chunk, int offset, int len, byte[] buffer) throws IOException {
+  /**
+   * Reads {@code len} bytes at {@code offset} of a non-pool chunk into {@code buffer} (left with
+   * position 0 and limit {@code len}) and verifies their blocks.
+   */
+  private void readVerified(int chunk, int offset, int len, ByteBuffer buffer) throws IOException {
     ChunkRecord record = chunks[chunk];
-    record.chunk.read(offset, ByteBuffer.wrap(buffer, 0, len));
+    buffer.clear().limit(len);
+    record.chunk.read(offset, buffer);
+    buffer.flip();
     if (record.crcs != null) {
-      verify(chunk, record, ByteBuffer.wrap(buffer, 0, len), offset, offset, len);
+      verify(chunk, record, buffer, offset, offset, len);
     }
   }
 
@@ -397,15 +407,20 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     }
   }
 
-  private byte[] takeSpare() {
-    byte[] buffer = spare;
+  private ByteBuffer takeSpare() {
+    ByteBuffer buffer = spare;
     spare = null;
-    return buffer != null ? buffer : new byte[windowSize];
+    return buffer != null ? buffer : task.readBuffers().take(windowSize);
   }
 
-  private void recycle(byte[] buffer) {
-    if (buffer != null && spare == null && buffer.length == windowSize) {
+  private void recycle(ByteBuffer buffer) {
+    if (buffer == null) {
+      return;
+    }
+    if (spare == null) {
       spare = buffer;
+    } else {
+      task.readBuffers().giveBack(buffer);
     }
   }
 

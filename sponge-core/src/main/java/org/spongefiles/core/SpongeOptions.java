@@ -103,6 +103,15 @@ public final class SpongeOptions implements OptionSet {
           .validate(Validator.bytesBetween(0, 1L << 60))
           .describe("Most bytes one task may put on local disk; 0 means no limit.");
 
+  public static final ConfigOption<Long> DISK_RECYCLE_BYTES =
+      ConfigOption.bytes("sponge.disk.recycle.bytes", 256L << 20)
+          .validate(Validator.bytesBetween(0, 1L << 50))
+          .describe(
+              "Backing files of deleted SpongeFiles a task keeps, up to this many bytes, to "
+                  + "write its next disk chunks into: overwriting allocated blocks is much faster "
+                  + "than creating, growing and unlinking a file per spill. 0 deletes them at once; "
+                  + "all are deleted when the task closes.");
+
   public static final ConfigOption<String> DFS_DIR =
       ConfigOption.string("sponge.dfs.dir", "")
           .describe(
@@ -179,6 +188,7 @@ public final class SpongeOptions implements OptionSet {
           DISK_DIRS,
           DISK_RESERVE,
           DISK_LIMIT,
+          DISK_RECYCLE_BYTES,
           DFS_DIR,
           DFS_LIMIT,
           CHECKSUM_BLOCK_SIZE,

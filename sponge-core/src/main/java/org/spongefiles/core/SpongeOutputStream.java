@@ -86,7 +86,7 @@ final class SpongeOutputStream extends OutputStream {
     }
     checkWritable();
     closed = true;
-    sealChunk();
+    sealChunk(true);
     file.finishWriting(written);
   }
 
@@ -123,7 +123,7 @@ final class SpongeOutputStream extends OutputStream {
 
   private void nextChunk() throws IOException {
     checkWritable();
-    sealChunk();
+    sealChunk(false);
     chunkIndex++;
     long start = System.nanoTime();
     try {
@@ -155,7 +155,7 @@ final class SpongeOutputStream extends OutputStream {
     }
   }
 
-  private void sealChunk() throws IOException {
+  private void sealChunk(boolean last) throws IOException {
     if (target == null) {
       return;
     }
@@ -177,14 +177,18 @@ final class SpongeOutputStream extends OutputStream {
       task.stats().recordWrite(TierKind.POOL, length);
       poolChunk = null;
     } else {
+      target.flip();
       long start = System.nanoTime();
       try {
-        task.buffers().beginFlight();
+        if (last && file.storeNowIfIdle(chunkIndex, target)) {
+          task.buffers().giveBack(target);
+        } else {
+          task.buffers().beginFlight();
+          file.writeBehind(chunkIndex, target);
+        }
       } finally {
         task.stats().addBlockedWrite(System.nanoTime() - start);
       }
-      target.flip();
-      file.writeBehind(chunkIndex, target);
     }
     target = null;
   }

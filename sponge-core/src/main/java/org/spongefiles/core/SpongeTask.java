@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.io.BufferPool;
+import org.spongefiles.core.io.ReadBuffers;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.core.tier.FileKey;
 import org.spongefiles.core.tier.PoolTier;
@@ -48,6 +49,7 @@ public final class SpongeTask implements Closeable {
   private final TierChain chain;
   private final int chunkSize;
   private final BufferPool buffers;
+  private final ReadBuffers readBuffers = new ReadBuffers(8);
   private final ExecutorService io;
   private final Map<Long, SpongeFile> files = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong();
@@ -162,6 +164,10 @@ public final class SpongeTask implements Closeable {
     return buffers;
   }
 
+  ReadBuffers readBuffers() {
+    return readBuffers;
+  }
+
   ExecutorService io() {
     return io;
   }
@@ -223,6 +229,7 @@ public final class SpongeTask implements Closeable {
       failure = first(failure, e);
     }
     buffers.close();
+    readBuffers.clear();
     if (failure != null) {
       throw failure;
     }

@@ -36,6 +36,7 @@ final class SpongeTaskSettings {
     SpongeOptions.DISK_DIRS.get(conf);
     SpongeOptions.DISK_RESERVE.get(conf);
     SpongeOptions.DISK_LIMIT.get(conf);
+    SpongeOptions.DISK_RECYCLE_BYTES.get(conf);
     SpongeOptions.DFS_DIR.get(conf);
     SpongeOptions.DFS_LIMIT.get(conf);
     SpongeOptions.NODE_ID.get(conf);

@@ -59,7 +59,8 @@ final class TierChainFactory {
             task.taskId(),
             DiskTier.configuredDirs(conf),
             SpongeOptions.DISK_RESERVE.get(conf),
-            SpongeOptions.DISK_LIMIT.get(conf));
+            SpongeOptions.DISK_LIMIT.get(conf),
+            SpongeOptions.DISK_RECYCLE_BYTES.get(conf));
       case DFS:
         String dir = SpongeOptions.DFS_DIR.get(conf);
         if (dir.isEmpty()) {

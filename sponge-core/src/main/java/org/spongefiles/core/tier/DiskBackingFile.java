@@ -16,6 +16,7 @@ final class DiskBackingFile {
   private final Path dir;
   private final FileChannel channel;
   private long size;
+  private long allocated;
 
   DiskBackingFile(Path path, Path dir) throws IOException {
     this.path = path;
@@ -36,8 +37,19 @@ final class DiskBackingFile {
       }
     } finally {
       size = Math.max(size, position);
+      allocated = Math.max(allocated, size);
     }
     return start;
+  }
+
+  /** Starts over at offset 0, keeping the blocks already allocated (for recycling). */
+  void reset() {
+    size = 0;
+  }
+
+  /** Bytes the file occupies on disk (the most it ever held). */
+  long allocated() {
+    return allocated;
   }
 
   Path path() {

@@ -5,44 +5,50 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.LocalDirAllocator;
 import org.apache.hadoop.util.DiskChecker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
 
 /**
- * Local disk as a tier. Each SpongeFile gets one backing file that its disk chunks are appended to;
- * Hadoop's {@link LocalDirAllocator} picks the directory among {@code sponge.disk.dirs} (by default
- * the task's own local directories) with room for it. A directory that would drop below {@code
- * sponge.disk.reserve} free bytes, or a task past {@code sponge.disk.limit}, counts as full.
+ * Local disk as a tier. Each SpongeFile gets one backing file that its disk chunks are appended to,
+ * in the next of {@code sponge.disk.dirs} (by default the task's own local directories) that is
+ * healthy and has room, round robin, so a task's spills spread over the node's disks. Each
+ * directory is checked once with Hadoop's {@link DiskChecker}; one that fails the check or a write
+ * is not used again by the task. A directory that would drop below {@code sponge.disk.reserve} free
+ * bytes, or a task past {@code sponge.disk.limit}, counts as full.
  */
 public final class DiskTier implements Tier {
   private static final Logger LOG = LoggerFactory.getLogger(DiskTier.class);
-  private static final String CONTEXT_KEY = "sponge.disk.dirs.resolved";
 
   private final String task;
   private final List<Path> dirs;
   private final long reserve;
   private final long limit;
-  private final Configuration allocatorConf;
-  private final LocalDirAllocator allocator;
+  private final long recycleBytes;
+  private final Deque<DiskBackingFile> recycled = new ArrayDeque<>();
+  private long recycledSize;
+  private final Set<Path> healthyDirs = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger nextDir = new AtomicInteger();
   private final Map<FileKey, DiskBackingFile> current = new ConcurrentHashMap<>();
   private final Map<FileKey, List<DiskBackingFile>> all = new ConcurrentHashMap<>();
   private final Set<Path> fullDirs = ConcurrentHashMap.newKeySet();
   private final AtomicLong used = new AtomicLong();
 
-  public DiskTier(String task, List<Path> dirs, long reserve, long limit) {
+  public DiskTier(String task, List<Path> dirs, long reserve, long limit, long recycleBytes) {
     if (dirs.isEmpty()) {
       throw new IllegalArgumentException("dirs cannot be empty");
     }
@@ -50,13 +56,7 @@ public final class DiskTier implements Tier {
     this.dirs = List.copyOf(dirs);
     this.reserve = reserve;
     this.limit = limit;
-    this.allocatorConf = new Configuration(false);
-    StringBuilder joined = new StringBuilder();
-    for (Path dir : dirs) {
-      joined.append(joined.length() == 0 ? "" : ",").append(dir);
-    }
-    allocatorConf.set(CONTEXT_KEY, joined.toString());
-    this.allocator = new LocalDirAllocator(CONTEXT_KEY);
+    this.recycleBytes = recycleBytes;
   }
 
   /** The directories from {@code sponge.disk.dirs}, or Hadoop's local dirs, or hadoop.tmp.dir. */
@@ -120,29 +120,93 @@ public final class DiskTier implements Tier {
 
   private DiskBackingFile newBackingFile(FileKey file, long length) throws IOException {
     List<DiskBackingFile> files = all.computeIfAbsent(file, f -> new ArrayList<>());
-    String relative = task + "/" + file.pathName() + "-" + files.size() + ".sponge";
-    Path chosen;
+    DiskBackingFile reused = takeRecycled(length);
+    if (reused != null) {
+      synchronized (files) {
+        files.add(reused);
+      }
+      current.put(file, reused);
+      return reused;
+    }
+    Path dir = chooseDir(length);
+    if (dir == null) {
+      return null;
+    }
+    Path path = dir.resolve(task).resolve(file.pathName() + "-" + files.size() + ".sponge");
+    DiskBackingFile backing;
     try {
-      chosen =
-          Path.of(
-              allocator
-                  .getLocalPathForWrite(relative, length + reserve, allocatorConf)
-                  .toUri()
-                  .getPath());
-    } catch (DiskChecker.DiskErrorException e) {
-      LOG.debug("No local directory has room for a disk chunk: {}", e.getMessage());
-      return null;
+      backing = new DiskBackingFile(path, dir);
+    } catch (IOException e) {
+      fullDirs.add(dir);
+      throw new IOException("Cannot create " + path + ": " + e.getMessage(), e);
     }
-    Path dir = chosen.getParent().getParent();
-    if (!hasRoom(dir, length)) {
-      return null;
-    }
-    DiskBackingFile backing = new DiskBackingFile(chosen, dir);
     synchronized (files) {
       files.add(backing);
     }
     current.put(file, backing);
     return backing;
+  }
+
+  /** A kept backing file whose directory still has room, or null. */
+  private synchronized DiskBackingFile takeRecycled(long length) {
+    for (int i = 0; i < recycled.size(); i++) {
+      DiskBackingFile candidate = recycled.pollFirst();
+      recycledSize -= candidate.allocated();
+      if (!fullDirs.contains(candidate.dir())
+          && (candidate.allocated() >= length || hasRoom(candidate.dir(), length))) {
+        candidate.reset();
+        return candidate;
+      }
+      deleteQuietly(candidate);
+    }
+    return null;
+  }
+
+  /** Keeps {@code backing} for reuse if the budget allows; true when kept. */
+  private synchronized boolean recycle(DiskBackingFile backing) {
+    if (fullDirs.contains(backing.dir()) || recycledSize + backing.allocated() > recycleBytes) {
+      return false;
+    }
+    recycled.addFirst(backing);
+    recycledSize += backing.allocated();
+    return true;
+  }
+
+  private static void deleteQuietly(DiskBackingFile backing) {
+    try {
+      backing.delete();
+    } catch (IOException e) {
+      LOG.warn("Could not delete {}: {}", backing.path(), e.toString());
+    }
+  }
+
+  /** The next healthy directory with room for {@code length} bytes, or null. */
+  private Path chooseDir(long length) {
+    for (int i = 0; i < dirs.size(); i++) {
+      Path dir = dirs.get(Math.floorMod(nextDir.getAndIncrement(), dirs.size()));
+      if (isHealthy(dir) && hasRoom(dir, length)) {
+        return dir;
+      }
+    }
+    return null;
+  }
+
+  private boolean isHealthy(Path dir) {
+    if (healthyDirs.contains(dir)) {
+      return true;
+    }
+    if (fullDirs.contains(dir)) {
+      return false;
+    }
+    try {
+      DiskChecker.checkDir(new File(dir.toString()));
+      healthyDirs.add(dir);
+      return true;
+    } catch (DiskChecker.DiskErrorException e) {
+      LOG.warn("Not using {} for disk chunks: {}", dir, e.getMessage());
+      fullDirs.add(dir);
+      return false;
+    }
   }
 
   @Override
@@ -159,6 +223,9 @@ public final class DiskTier implements Tier {
     }
     IOException failure = null;
     for (DiskBackingFile backing : files) {
+      if (recycle(backing)) {
+        continue;
+      }
       try {
         backing.delete();
       } catch (IOException e) {
@@ -210,6 +277,13 @@ public final class DiskTier implements Tier {
   public void close() throws IOException {
     for (FileKey file : new ArrayList<>(all.keySet())) {
       delete(file, List.of());
+    }
+    synchronized (this) {
+      for (DiskBackingFile backing : recycled) {
+        deleteQuietly(backing);
+      }
+      recycled.clear();
+      recycledSize = 0;
     }
     for (Path dir : dirs) {
       Path taskDir = dir.resolve(task);
