@@ -124,6 +124,82 @@ public final class SpongeOptions implements OptionSet {
           .validate(Validator.bytesBetween(0, 1L << 60))
           .describe("Most bytes one task may put in the DFS tier; 0 means no limit.");
 
+  public static final ConfigOption<List<String>> REMOTE_SERVERS =
+      ConfigOption.list("sponge.remote.servers", List.of())
+          .describe(
+              "Sponge servers (host:port) whose memory a task may borrow, in the order to try "
+                  + "them, when no memory tracker is configured. Empty: no remote tier.");
+
+  public static final ConfigOption<Integer> REMOTE_CONNECTIONS =
+      ConfigOption.integer("sponge.remote.connections", 4)
+          .validate(Validator.between(1, 64))
+          .describe("Idle connections a task keeps to each sponge server for reuse.");
+
+  public static final ConfigOption<Duration> REMOTE_CONNECT_TIMEOUT =
+      ConfigOption.duration("sponge.remote.connect.timeout", Duration.ofSeconds(5))
+          .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofMinutes(10)))
+          .describe("How long a task waits to connect to a sponge server before trying the next.");
+
+  public static final ConfigOption<Duration> REMOTE_IO_TIMEOUT =
+      ConfigOption.duration("sponge.remote.io.timeout", Duration.ofSeconds(30))
+          .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofHours(1)))
+          .describe(
+              "How long a request to a sponge server may make no progress before the server is "
+                  + "considered failed (a write goes elsewhere; a read fails the task attempt).");
+
+  public static final ConfigOption<Integer> REMOTE_ALLOCATE_BATCH =
+      ConfigOption.integer("sponge.remote.allocate.batch", 4)
+          .validate(Validator.between(1, 1024))
+          .describe(
+              "Chunks a task allocates per request to a sponge server; unused ones are freed "
+                  + "when the task closes.");
+
+  public static final ConfigOption<Duration> REMOTE_REFUSAL_BACKOFF =
+      ConfigOption.duration("sponge.remote.refusal.backoff", Duration.ofSeconds(1))
+          .validate(Validator.durationBetween(Duration.ZERO, Duration.ofHours(1)))
+          .describe(
+              "How long a task skips a server that said it is full or the task is over quota.");
+
+  public static final ConfigOption<Duration> REMOTE_FAILURE_BACKOFF =
+      ConfigOption.duration("sponge.remote.failure.backoff", Duration.ofSeconds(30))
+          .validate(Validator.durationBetween(Duration.ZERO, Duration.ofHours(1)))
+          .describe(
+              "How long a task skips a server that failed (connection refused, reset, timeout).");
+
+  public static final ConfigOption<Boolean> REMOTE_ENCRYPT =
+      ConfigOption.bool("sponge.remote.encrypt", false)
+          .describe(
+              "Encrypt chunks lent to other nodes with AES-GCM under a per-file key that never "
+                  + "leaves the task, so their memory holds ciphertext only. Encrypted chunks are "
+                  + "read whole (GCM authenticates a chunk at once).");
+
+  public static final ConfigOption<String> AUTH_SECRET_FILE =
+      ConfigOption.string("sponge.auth.secret.file", "")
+          .describe(
+              "File holding the cluster secret (at least 16 characters) that every task and "
+                  + "sponge server proves with HMAC-SHA256 on each connection. Empty: no "
+                  + "authentication unless sponge.auth.secret is set. Keep the file readable by "
+                  + "task users and the server only.");
+
+  public static final ConfigOption<String> AUTH_SECRET =
+      ConfigOption.string("sponge.auth.secret", "")
+          .describe(
+              "The cluster secret itself, for tests and single-user setups; prefer "
+                  + "sponge.auth.secret.file, since configuration values are readable by jobs.");
+
+  public static final ConfigOption<Integer> SERVER_PORT =
+      ConfigOption.integer("sponge.server.port", 7071)
+          .validate(Validator.between(0, 65535))
+          .describe(
+              "Port of the sponge server of every node. Tasks tell remote servers to check their "
+                  + "liveness with the server at <node>:<port> of their own node.");
+
+  public static final ConfigOption<String> SERVER_ADDRESS =
+      ConfigOption.string("sponge.server.address", "")
+          .describe(
+              "This node's sponge server as other nodes reach it (host:port); empty means the "
+                  + "node name (sponge.node.id or the host name) and sponge.server.port.");
+
   public static final ConfigOption<Long> CHECKSUM_BLOCK_SIZE =
       ConfigOption.bytes("sponge.checksum.block.size", 64L << 10)
           .validate(Validator.bytesBetween(4L << 10, 256L << 20))
@@ -191,6 +267,18 @@ public final class SpongeOptions implements OptionSet {
           DISK_RECYCLE_BYTES,
           DFS_DIR,
           DFS_LIMIT,
+          REMOTE_SERVERS,
+          REMOTE_CONNECTIONS,
+          REMOTE_CONNECT_TIMEOUT,
+          REMOTE_IO_TIMEOUT,
+          REMOTE_ALLOCATE_BATCH,
+          REMOTE_REFUSAL_BACKOFF,
+          REMOTE_FAILURE_BACKOFF,
+          REMOTE_ENCRYPT,
+          AUTH_SECRET_FILE,
+          AUTH_SECRET,
+          SERVER_PORT,
+          SERVER_ADDRESS,
           CHECKSUM_BLOCK_SIZE,
           WRITE_BUFFERS,
           IO_THREADS,

@@ -40,6 +40,8 @@ final class SpongeTaskSettings {
     SpongeOptions.DFS_DIR.get(conf);
     SpongeOptions.DFS_LIMIT.get(conf);
     SpongeOptions.NODE_ID.get(conf);
+    new org.spongefiles.core.remote.RemoteSettings(conf);
+    org.spongefiles.core.wire.ClusterSecret.fromConfiguration(conf);
   }
 
   /** The chunk size a pool imposes must also be a whole number of checksum blocks. */

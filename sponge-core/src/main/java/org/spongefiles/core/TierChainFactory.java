@@ -7,14 +7,21 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.ConnectionPool;
+import org.spongefiles.core.remote.RemoteSettings;
+import org.spongefiles.core.remote.RemoteTier;
+import org.spongefiles.core.remote.StaticServerSource;
 import org.spongefiles.core.tier.DfsTier;
 import org.spongefiles.core.tier.DiskTier;
 import org.spongefiles.core.tier.PoolTier;
 import org.spongefiles.core.tier.Tier;
 import org.spongefiles.core.tier.TierChain;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.ClusterSecret;
 
 /** Builds a task's tier chain from {@code sponge.tiers} and the keys of each tier. */
 final class TierChainFactory {
@@ -52,8 +59,7 @@ final class TierChainFactory {
       case POOL:
         return openPool(conf, task);
       case REMOTE:
-        LOG.debug("No remote sponge servers in this build's tier chain for {}", task);
-        return null;
+        return openRemote(conf, task);
       case DISK:
         return new DiskTier(
             task.taskId(),
@@ -70,6 +76,30 @@ final class TierChainFactory {
       default:
         throw new IllegalStateException("unknown tier " + kind);
     }
+  }
+
+  private static RemoteTier openRemote(Configuration conf, TaskIdentity task) {
+    RemoteSettings settings = new RemoteSettings(conf);
+    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    if (settings.servers().isEmpty()) {
+      LOG.debug("No sponge servers configured (sponge.remote.servers) for {}", task);
+      return null;
+    }
+    ClientIdentity identity =
+        new ClientIdentity(
+            RemoteSettings.nodeServerEndpoint(conf, task.node()),
+            task.pid(),
+            task.startMillis(),
+            ChunkOwner.taskHash(task.taskId()),
+            task.taskId());
+    ConnectionPool connections =
+        new ConnectionPool(
+            identity,
+            secret,
+            settings.connectTimeout(),
+            settings.ioTimeout(),
+            settings.connectionsPerServer());
+    return new RemoteTier(new StaticServerSource(settings.servers()), connections, settings);
   }
 
   private static PoolTier openPool(Configuration conf, TaskIdentity task) throws IOException {

@@ -113,6 +113,10 @@ final class MappedPool {
     return table.generation(chunk);
   }
 
+  boolean isOwnedBy(PoolChunk chunk, ChunkOwner owner) {
+    return table.isOwnedBy(chunk.index(), owner, chunk.generation());
+  }
+
   int freeChunks() {
     return table.freeCount();
   }

@@ -125,6 +125,15 @@ final class OwnerTable {
     return entries;
   }
 
+  /** Whether {@code chunk} belongs to {@code owner} at {@code generation} now (no lock). */
+  boolean isOwnedBy(int chunk, ChunkOwner owner, long generation) {
+    if (chunk < 0 || chunk >= layout.chunkCount) {
+      return false;
+    }
+    int entry = layout.entryOffset(chunk);
+    return owns(entry, owner) && words.getLong(entry + ENTRY_GENERATION) == generation;
+  }
+
   long generation(int chunk) {
     return words.getLong(layout.entryOffset(chunk) + ENTRY_GENERATION);
   }

@@ -170,6 +170,12 @@ public final class SharedPool implements Closeable {
     return pool.generation(chunk.index()) == chunk.generation();
   }
 
+  /** Whether {@code chunk} is allocated to {@code owner} at the handle's generation right now. */
+  public boolean isOwnedBy(PoolChunk chunk, ChunkOwner owner) {
+    checkOpen();
+    return pool.isOwnedBy(chunk, owner);
+  }
+
   /** Host-table id of a remote node; ids are stable for the life of the pool. */
   public int hostId(String node) throws IOException {
     checkOpen();

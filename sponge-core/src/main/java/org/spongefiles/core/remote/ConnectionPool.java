@@ -1,0 +1,89 @@
+package org.spongefiles.core.remote;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import org.spongefiles.core.wire.ClusterSecret;
+
+/**
+ * A task's connections to sponge servers: idle ones are kept per server (up to a bound) and reused;
+ * a broken one is closed instead of returned. Closing the pool closes them all.
+ */
+public final class ConnectionPool implements Closeable {
+  private final ClientIdentity identity;
+  private final ClusterSecret secret;
+  private final Duration connectTimeout;
+  private final Duration ioTimeout;
+  private final int maxIdlePerServer;
+  private final Map<ServerAddress, Deque<RemoteConnection>> idle = new HashMap<>();
+  private boolean closed;
+
+  public ConnectionPool(
+      ClientIdentity identity,
+      ClusterSecret secret,
+      Duration connectTimeout,
+      Duration ioTimeout,
+      int maxIdlePerServer) {
+    this.identity = identity;
+    this.secret = secret;
+    this.connectTimeout = connectTimeout;
+    this.ioTimeout = ioTimeout;
+    this.maxIdlePerServer = maxIdlePerServer;
+  }
+
+  /** An idle connection to {@code server}, or a new one. */
+  public RemoteConnection borrow(ServerAddress server) throws IOException {
+    synchronized (this) {
+      if (closed) {
+        throw new IOException("connections of " + identity + " are closed");
+      }
+      Deque<RemoteConnection> connections = idle.get(server);
+      RemoteConnection connection = connections == null ? null : connections.pollFirst();
+      if (connection != null) {
+        return connection;
+      }
+    }
+    return RemoteConnection.open(server, identity, secret, connectTimeout, ioTimeout);
+  }
+
+  /** Returns a connection after use; broken ones and those over the bound are closed. */
+  public void giveBack(RemoteConnection connection) {
+    synchronized (this) {
+      if (!closed && !connection.isBroken()) {
+        Deque<RemoteConnection> connections =
+            idle.computeIfAbsent(connection.server(), s -> new ArrayDeque<>());
+        if (connections.size() < maxIdlePerServer) {
+          connections.addFirst(connection);
+          return;
+        }
+      }
+    }
+    connection.close();
+  }
+
+  /** Closes every idle connection to {@code server} (after it failed). */
+  public void forget(ServerAddress server) {
+    Deque<RemoteConnection> connections;
+    synchronized (this) {
+      connections = idle.remove(server);
+    }
+    if (connections != null) {
+      connections.forEach(RemoteConnection::close);
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    for (Deque<RemoteConnection> connections : idle.values()) {
+      connections.forEach(RemoteConnection::close);
+    }
+    idle.clear();
+  }
+}

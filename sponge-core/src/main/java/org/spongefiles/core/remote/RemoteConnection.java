@@ -1,0 +1,302 @@
+package org.spongefiles.core.remote;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.wire.Challenge;
+import org.spongefiles.core.wire.ChunkHandles;
+import org.spongefiles.core.wire.ChunkRange;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.ErrorBody;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.Processes;
+import org.spongefiles.core.wire.ServerStats;
+import org.spongefiles.core.wire.WireException;
+
+/**
+ * One authenticated connection to a sponge server, one request at a time. Chunk data is written
+ * from and read into the caller's buffers directly. After a failure that leaves the stream in an
+ * unknown state the connection is {@linkplain #isBroken() broken} and must be closed.
+ */
+public final class RemoteConnection implements Closeable {
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final ServerAddress server;
+  private final TimedChannel channel;
+  private final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER_SIZE);
+  private long nextRequestId = 1;
+  private int chunkSize;
+  private String serverNode;
+  private boolean broken;
+
+  private RemoteConnection(ServerAddress server, TimedChannel channel) {
+    this.server = server;
+    this.channel = channel;
+  }
+
+  /**
+   * Connects and authenticates: answers the server's challenge with the task's identity and, when a
+   * cluster secret is configured, proves it and checks the server's proof in return.
+   *
+   * @throws WireException AUTH_FAILED when either side lacks or fails the secret
+   */
+  public static RemoteConnection open(
+      ServerAddress server,
+      ClientIdentity identity,
+      ClusterSecret secret,
+      Duration connectTimeout,
+      Duration ioTimeout)
+      throws IOException {
+    TimedChannel channel = TimedChannel.connect(server, connectTimeout, ioTimeout);
+    RemoteConnection connection = new RemoteConnection(server, channel);
+    try {
+      connection.handshake(identity, secret);
+      return connection;
+    } catch (IOException | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+  }
+
+  private void handshake(ClientIdentity identity, ClusterSecret secret) throws IOException {
+    Frame first = receive(Frame.MAX_CONTROL_PAYLOAD);
+    if (first.opcode() == Opcode.ERROR) {
+      throw ErrorBody.decode(first.payload(), server.toString());
+    }
+    if (first.opcode() != Opcode.CHALLENGE) {
+      throw new WireException(
+          ErrorCode.OUT_OF_ORDER, server.toString(), "expected CHALLENGE, got " + first.opcode());
+    }
+    Challenge challenge = Challenge.decode(first.payload(), server.toString());
+    if (challenge.secretRequired && secret == null) {
+      throw new WireException(
+          ErrorCode.AUTH_FAILED,
+          server.toString(),
+          "the server requires the cluster secret; configure sponge.auth.secret.file");
+    }
+    if (!challenge.secretRequired && secret != null) {
+      throw new WireException(
+          ErrorCode.AUTH_FAILED,
+          server.toString(),
+          "this task has a cluster secret but the server does not ask for one; refusing to lend"
+              + " data to a server outside the secured cluster");
+    }
+    byte[] clientNonce = new byte[32];
+    RANDOM.nextBytes(clientNonce);
+    Hello hello =
+        new Hello(
+            identity.livenessEndpoint(),
+            identity.pid(),
+            identity.startMillis(),
+            identity.taskHash(),
+            identity.taskId(),
+            clientNonce,
+            new byte[0]);
+    if (secret != null) {
+      hello =
+          hello.withProof(
+              secret.proof("client", challenge.nonce, clientNonce, hello.identityBytes()));
+    }
+    Frame reply = call(Opcode.HELLO, Opcode.HELLO_OK, Frame.MAX_CONTROL_PAYLOAD, hello.encode());
+    ByteBuffer body = reply.payload();
+    byte[] serverProof = new byte[body.remaining()];
+    body.get(serverProof);
+    if (secret != null && !secret.verify(serverProof, "server", challenge.nonce, clientNonce)) {
+      throw new WireException(
+          ErrorCode.AUTH_FAILED,
+          server.toString(),
+          "the server's proof of the cluster secret is wrong");
+    }
+    this.chunkSize = challenge.chunkSize;
+    this.serverNode = challenge.node;
+  }
+
+  /** Allocates up to {@code count} chunks; fewer when the server has fewer free. */
+  public List<PoolChunk> allocate(int count) throws IOException {
+    ByteBuffer body = ByteBuffer.allocate(4).putInt(count).flip();
+    Frame reply = call(Opcode.ALLOCATE, Opcode.ALLOCATED, Frame.MAX_CONTROL_PAYLOAD, body);
+    return ChunkHandles.decode(reply.payload(), server.toString());
+  }
+
+  /** Writes {@code data} (position to limit) into {@code chunk} at {@code offset}. */
+  public void write(PoolChunk chunk, int offset, ByteBuffer data) throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(ChunkRange.WRITE_HEAD);
+    new ChunkRange(chunk, offset, data.remaining()).putWriteHead(head);
+    call(Opcode.WRITE, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD, head.flip(), data);
+  }
+
+  /** Reads {@code dst.remaining()} bytes of {@code chunk} at {@code offset} into {@code dst}. */
+  public void read(PoolChunk chunk, int offset, ByteBuffer dst) throws IOException {
+    int length = dst.remaining();
+    long id = send(Opcode.READ, new ChunkRange(chunk, offset, length).encodeRead());
+    int payload = receiveHeader(id, Opcode.DATA, length);
+    if (payload != length) {
+      broken = true;
+      throw new WireException(
+          ErrorCode.MALFORMED_FRAME,
+          server.toString(),
+          "DATA of " + payload + " bytes for a read of " + length);
+    }
+    io(() -> channel.readFully(dst));
+  }
+
+  /** Frees chunks; returns how many the server freed. */
+  public int free(List<PoolChunk> chunks) throws IOException {
+    Frame reply = call(Opcode.FREE, Opcode.FREED, 4, ChunkHandles.encode(chunks));
+    return reply.payload().getInt();
+  }
+
+  public ServerStats stats() throws IOException {
+    Frame reply =
+        call(Opcode.STATS, Opcode.STATS_REPLY, Frame.MAX_CONTROL_PAYLOAD, ByteBuffer.allocate(0));
+    return ServerStats.decode(reply.payload(), server.toString());
+  }
+
+  /** Whether each process (pid, start time) on the server's node is alive. */
+  public boolean[] liveness(int[] pids, long[] starts) throws IOException {
+    Frame reply =
+        call(
+            Opcode.LIVENESS,
+            Opcode.LIVENESS_REPLY,
+            Frame.MAX_CONTROL_PAYLOAD,
+            Processes.encodeQuery(pids, starts));
+    boolean[] alive = Processes.decodeReply(reply.payload(), server.toString());
+    if (alive.length != pids.length) {
+      throw new WireException(
+          ErrorCode.MALFORMED_FRAME,
+          server.toString(),
+          alive.length + " answers for " + pids.length + " processes");
+    }
+    return alive;
+  }
+
+  public ServerAddress server() {
+    return server;
+  }
+
+  /** The server's chunk size, from its challenge. */
+  public int chunkSize() {
+    return chunkSize;
+  }
+
+  public String serverNode() {
+    return serverNode;
+  }
+
+  public boolean isBroken() {
+    return broken;
+  }
+
+  private Frame call(Opcode request, Opcode expected, int maxReply, ByteBuffer... body)
+      throws IOException {
+    long id = send(request, body);
+    int length = receiveHeader(id, expected, maxReply);
+    ByteBuffer payload = ByteBuffer.allocate(length);
+    io(() -> channel.readFully(payload));
+    return new Frame(expected, Frame.FLAG_RESPONSE, id, payload.flip());
+  }
+
+  private long send(Opcode opcode, ByteBuffer... body) throws IOException {
+    if (broken) {
+      throw new WireException(ErrorCode.CONNECTION, server.toString(), "connection is broken");
+    }
+    long id = nextRequestId++;
+    int length = 0;
+    for (ByteBuffer part : body) {
+      length += part.remaining();
+    }
+    header.clear();
+    Frame.putHeader(header, opcode, 0, id, length);
+    header.flip();
+    ByteBuffer[] all = new ByteBuffer[body.length + 1];
+    all[0] = header;
+    System.arraycopy(body, 0, all, 1, body.length);
+    io(() -> channel.writeFully(all));
+    return id;
+  }
+
+  /**
+   * Reads a response header for request {@code id}; throws the server's ERROR as a WireException.
+   */
+  private int receiveHeader(long id, Opcode expected, int maxPayload) throws IOException {
+    header.clear();
+    io(() -> channel.readFully(header));
+    header.flip();
+    Opcode opcode = Opcode.fromCode(header.get(5));
+    int limit = opcode == Opcode.ERROR ? Frame.MAX_CONTROL_PAYLOAD : Math.max(maxPayload, 0);
+    int length;
+    try {
+      length = Frame.checkHeader(header, limit, server.toString());
+    } catch (WireException e) {
+      broken = true;
+      throw e;
+    }
+    long replyId = header.getLong(8);
+    if (opcode == Opcode.ERROR) {
+      ByteBuffer body = ByteBuffer.allocate(length);
+      io(() -> channel.readFully(body));
+      WireException error = ErrorBody.decode(body.flip(), server.toString());
+      if (error.code().closesConnection()) {
+        broken = true;
+      }
+      throw error;
+    }
+    if (replyId != id || opcode != expected || (header.getShort(6) & Frame.FLAG_RESPONSE) == 0) {
+      broken = true;
+      throw new WireException(
+          ErrorCode.OUT_OF_ORDER,
+          server.toString(),
+          "expected " + expected + " for request " + id + ", got " + opcode + " for " + replyId);
+    }
+    return length;
+  }
+
+  private Frame receive(int maxPayload) throws IOException {
+    header.clear();
+    io(() -> channel.readFully(header));
+    header.flip();
+    int length = Frame.checkHeader(header, maxPayload, server.toString());
+    Opcode opcode = Opcode.fromCode(header.get(5));
+    ByteBuffer payload = ByteBuffer.allocate(length);
+    io(() -> channel.readFully(payload));
+    return new Frame(opcode, header.getShort(6), header.getLong(8), payload.flip());
+  }
+
+  private interface Io {
+    void run() throws IOException;
+  }
+
+  private void io(Io action) throws IOException {
+    try {
+      action.run();
+    } catch (WireException e) {
+      broken = true;
+      throw e;
+    } catch (IOException e) {
+      broken = true;
+      throw new WireException(ErrorCode.CONNECTION, server.toString(), e.toString(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    broken = true;
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // Closing a socket that already failed: nothing left to release.
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "connection to " + server + (serverNode == null ? "" : " (" + serverNode + ")");
+  }
+}

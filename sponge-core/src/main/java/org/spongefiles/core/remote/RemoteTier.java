@@ -1,0 +1,251 @@
+package org.spongefiles.core.remote;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.tier.FileKey;
+import org.spongefiles.core.tier.StoredChunk;
+import org.spongefiles.core.tier.Tier;
+import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.WireException;
+
+/**
+ * Memory of other nodes' sponge servers as a tier. A chunk tries the servers this task already uses
+ * first (fewer machines per task, fewer ways to fail), then the source's candidates in order; a
+ * server that refuses (full, over quota) or fails is skipped for a while and the next is tried;
+ * when none takes the chunk the chain falls through to disk. A server that dies while a chunk is
+ * written to it costs nothing: the chunk is still in the writer's buffer and goes elsewhere. Chunks
+ * are allocated in small batches to save a round trip per chunk.
+ */
+public final class RemoteTier implements Tier {
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteTier.class);
+
+  private final ServerSource source;
+  private final ConnectionPool connections;
+  private final RemoteSettings settings;
+  private final ChunkCipher cipher;
+  private final LinkedHashSet<ServerAddress> used = new LinkedHashSet<>();
+  private final Map<ServerAddress, Deque<PoolChunk>> reserved = new HashMap<>();
+  private final Map<ServerAddress, Long> avoidUntil = new ConcurrentHashMap<>();
+  private final Map<ServerAddress, String> lastProblem = new ConcurrentHashMap<>();
+
+  public RemoteTier(ServerSource source, ConnectionPool connections, RemoteSettings settings) {
+    this.source = source;
+    this.connections = connections;
+    this.settings = settings;
+    this.cipher = settings.encrypt ? new ChunkCipher() : null;
+  }
+
+  @Override
+  public TierKind kind() {
+    return TierKind.REMOTE;
+  }
+
+  @Override
+  public StoredChunk store(FileKey file, ByteBuffer data) throws IOException {
+    int length = data.remaining();
+    ChunkCipher.Sealed sealed = cipher == null ? null : cipher.seal(file, data);
+    ByteBuffer payload = sealed == null ? data : sealed.ciphertext;
+    for (ServerAddress server : order()) {
+      if (isAvoided(server)) {
+        continue;
+      }
+      RemoteConnection connection = null;
+      try {
+        connection = connections.borrow(server);
+        if (connection.chunkSize() < length) {
+          avoid(
+              server,
+              settings.failureBackoffMillis,
+              "its chunks hold " + connection.chunkSize() + " bytes, not " + length);
+          continue;
+        }
+        PoolChunk handle = reservation(server, connection);
+        connection.write(handle, 0, payload.duplicate());
+        synchronized (this) {
+          used.add(server);
+        }
+        lastProblem.remove(server);
+        return new RemoteStoredChunk(
+            this,
+            file,
+            server,
+            handle,
+            length,
+            sealed == null ? null : sealed.nonce,
+            sealed == null ? null : sealed.tag);
+      } catch (WireException e) {
+        if (e.code().isRefusal()) {
+          source.reportFull(server);
+          avoid(server, settings.refusalBackoffMillis, e.reason());
+          LOG.debug("Server {} declined a chunk of {}: {}", server, file, e.reason());
+        } else {
+          failed(server, file, e);
+        }
+      } catch (IOException | RuntimeException e) {
+        failed(server, file, e);
+      } finally {
+        if (connection != null) {
+          connections.giveBack(connection);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Servers already used by this task first, then the source's candidates. */
+  private List<ServerAddress> order() {
+    LinkedHashSet<ServerAddress> ordered;
+    synchronized (this) {
+      ordered = new LinkedHashSet<>(used);
+    }
+    ordered.addAll(source.candidates());
+    return new ArrayList<>(ordered);
+  }
+
+  private PoolChunk reservation(ServerAddress server, RemoteConnection connection)
+      throws IOException {
+    synchronized (this) {
+      Deque<PoolChunk> handles = reserved.get(server);
+      if (handles != null && !handles.isEmpty()) {
+        return handles.pollFirst();
+      }
+    }
+    List<PoolChunk> batch = connection.allocate(settings.allocateBatch);
+    if (batch.isEmpty()) {
+      throw new IOException("server " + server + " allocated no chunk");
+    }
+    synchronized (this) {
+      reserved
+          .computeIfAbsent(server, s -> new ArrayDeque<>())
+          .addAll(batch.subList(1, batch.size()));
+    }
+    return batch.get(0);
+  }
+
+  private void failed(ServerAddress server, FileKey file, Exception e) {
+    LOG.warn(
+        "Sponge server {} failed while storing a chunk of {}; trying the next place: {}",
+        server,
+        file,
+        e.getMessage());
+    connections.forget(server);
+    synchronized (this) {
+      used.remove(server);
+      reserved.remove(server); // unknown state; the server reclaims them when this task ends
+    }
+    avoid(server, settings.failureBackoffMillis, "failed: " + e.getMessage());
+  }
+
+  private void avoid(ServerAddress server, long millis, String why) {
+    avoidUntil.put(server, System.currentTimeMillis() + millis);
+    lastProblem.put(server, why);
+  }
+
+  private boolean isAvoided(ServerAddress server) {
+    Long until = avoidUntil.get(server);
+    if (until == null) {
+      return false;
+    }
+    if (System.currentTimeMillis() >= until) {
+      avoidUntil.remove(server);
+      return false;
+    }
+    return true;
+  }
+
+  /** Reads part of a remote chunk; the connection is returned or dropped. */
+  void read(ServerAddress server, PoolChunk handle, int offset, ByteBuffer dst) throws IOException {
+    RemoteConnection connection = connections.borrow(server);
+    try {
+      connection.read(handle, offset, dst);
+    } finally {
+      connections.giveBack(connection);
+    }
+  }
+
+  ChunkCipher cipher() {
+    return cipher;
+  }
+
+  @Override
+  public void delete(FileKey file, List<StoredChunk> chunks) {
+    if (cipher != null) {
+      cipher.forget(file);
+    }
+    Map<ServerAddress, List<PoolChunk>> byServer = new LinkedHashMap<>();
+    for (StoredChunk chunk : chunks) {
+      RemoteStoredChunk remote = (RemoteStoredChunk) chunk;
+      byServer.computeIfAbsent(remote.server(), s -> new ArrayList<>()).add(remote.handle());
+    }
+    byServer.forEach(this::free);
+  }
+
+  private void free(ServerAddress server, List<PoolChunk> handles) {
+    if (handles.isEmpty()) {
+      return;
+    }
+    RemoteConnection connection = null;
+    try {
+      connection = connections.borrow(server);
+      connection.free(handles);
+    } catch (IOException e) {
+      // The server reclaims them once this task's process is gone.
+      LOG.warn("Could not free {} chunk(s) on {}: {}", handles.size(), server, e.getMessage());
+    } finally {
+      if (connection != null) {
+        connections.giveBack(connection);
+      }
+    }
+  }
+
+  /** Servers this task has chunks on, in the order first used. */
+  public synchronized List<ServerAddress> serversInUse() {
+    return new ArrayList<>(used);
+  }
+
+  @Override
+  public String remaining() {
+    List<ServerAddress> all = new ArrayList<>(source.candidates());
+    if (all.isEmpty()) {
+      return "no server has room (" + source + ")";
+    }
+    StringBuilder text = new StringBuilder();
+    for (ServerAddress server : all) {
+      String problem = lastProblem.get(server);
+      text.append(text.length() == 0 ? "" : ", ")
+          .append(server)
+          .append(problem == null ? " not tried" : " " + problem);
+    }
+    return text.toString();
+  }
+
+  /** Frees chunks reserved but not used, and closes the connections and the source. */
+  @Override
+  public void close() {
+    Map<ServerAddress, Deque<PoolChunk>> leftovers;
+    synchronized (this) {
+      leftovers = new HashMap<>(reserved);
+      reserved.clear();
+    }
+    leftovers.forEach((server, handles) -> free(server, new ArrayList<>(handles)));
+    connections.close();
+    source.close();
+  }
+
+  @Override
+  public String toString() {
+    return "remote (" + source + ")";
+  }
+}

@@ -1,0 +1,20 @@
+package org.spongefiles.core.remote;
+
+import java.io.Closeable;
+import java.util.List;
+
+/**
+ * Where a task's remote tier finds sponge servers with room: a static list from configuration, or
+ * the memory tracker's rack-local free list.
+ */
+public interface ServerSource extends Closeable {
+
+  /** Servers to try for a new chunk, in the order the source prefers. Never blocks for long. */
+  List<ServerAddress> candidates();
+
+  /** A server declined a chunk for lack of room: the source's view of it is stale. */
+  default void reportFull(ServerAddress server) {}
+
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,91 @@
+package org.spongefiles.core.wire;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * HELLO body: who the client is and its proof of the cluster secret.
+ *
+ * <pre>
+ * string livenessEndpoint  host:port of the sponge server of the client's node ("" if none)
+ * i32    pid               client process
+ * i64    startMillis       client process start time
+ * i64    taskHash          hash of the task attempt id
+ * string taskId            task attempt id, for logs
+ * bytes  clientNonce       fresh random bytes
+ * bytes  proof             HMAC-SHA256 over both nonces and the fields above; empty without a secret
+ * </pre>
+ */
+public final class Hello {
+  public final String livenessEndpoint;
+  public final int pid;
+  public final long startMillis;
+  public final long taskHash;
+  public final String taskId;
+  public final byte[] clientNonce;
+  public final byte[] proof;
+
+  public Hello(
+      String livenessEndpoint,
+      int pid,
+      long startMillis,
+      long taskHash,
+      String taskId,
+      byte[] clientNonce,
+      byte[] proof) {
+    this.livenessEndpoint = livenessEndpoint;
+    this.pid = pid;
+    this.startMillis = startMillis;
+    this.taskHash = taskHash;
+    this.taskId = taskId;
+    this.clientNonce = clientNonce;
+    this.proof = proof;
+  }
+
+  /** The bytes the proof covers, besides the two nonces. */
+  public byte[] identityBytes() {
+    return (livenessEndpoint + "|" + pid + "|" + startMillis + "|" + taskHash + "|" + taskId)
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  public Hello withProof(byte[] newProof) {
+    return new Hello(livenessEndpoint, pid, startMillis, taskHash, taskId, clientNonce, newProof);
+  }
+
+  public ByteBuffer encode() {
+    ByteBuffer out =
+        ByteBuffer.allocate(
+            Codec.stringSize(livenessEndpoint)
+                + 4
+                + 8
+                + 8
+                + Codec.stringSize(taskId)
+                + 2
+                + clientNonce.length
+                + 2
+                + proof.length);
+    Codec.putString(out, livenessEndpoint);
+    out.putInt(pid);
+    out.putLong(startMillis);
+    out.putLong(taskHash);
+    Codec.putString(out, taskId);
+    Codec.putBytes(out, clientNonce);
+    Codec.putBytes(out, proof);
+    return out.flip();
+  }
+
+  public static Hello decode(ByteBuffer in, String peer) throws WireException {
+    String endpoint = Codec.getString(in, peer, "livenessEndpoint");
+    int pid = Codec.getInt(in, peer, "pid");
+    long start = Codec.getLong(in, peer, "startMillis");
+    long task = Codec.getLong(in, peer, "taskHash");
+    String taskId = Codec.getString(in, peer, "taskId");
+    byte[] nonce = Codec.getBytes(in, peer, "clientNonce");
+    byte[] proof = Codec.getBytes(in, peer, "proof");
+    Codec.requireEnd(in, peer, "HELLO");
+    if (pid <= 0) {
+      throw new WireException(ErrorCode.MALFORMED_FRAME, peer, "pid " + pid + " in HELLO");
+    }
+    return new Hello(endpoint, pid, start, task, taskId, nonce, proof);
+  }
+}

@@ -1,0 +1,60 @@
+package org.spongefiles.core.wire;
+
+/** What a frame asks or answers. Requests come from clients; responses echo the request id. */
+public enum Opcode {
+  /** Server to client on connect: nonce, whether a secret is required, chunk size, node. */
+  CHALLENGE(1),
+  /** Client identity (node, pid, task) and, with a cluster secret, its HMAC proof. */
+  HELLO(2),
+  /** The server accepted the client; carries the server's proof when a secret is used. */
+  HELLO_OK(3),
+  /** Allocate up to n chunks for the client's task. */
+  ALLOCATE(10),
+  /** The chunks allocated: (index, generation) pairs. */
+  ALLOCATED(11),
+  /** Write bytes into an allocated chunk at an offset. */
+  WRITE(12),
+  /** The write is in the pool. */
+  WRITTEN(13),
+  /** Read a range of an allocated chunk. */
+  READ(14),
+  /** The bytes read. */
+  DATA(15),
+  /** Free chunks of the client's task. */
+  FREE(16),
+  /** How many were freed. */
+  FREED(17),
+  /** Ask for the server's pool occupancy. */
+  STATS(18),
+  /** Pool occupancy and counters. */
+  STATS_REPLY(19),
+  /** Ask whether processes (pid, start time) of the server's node are alive. */
+  LIVENESS(20),
+  /** One flag per process asked about. */
+  LIVENESS_REPLY(21),
+  /** A typed refusal or failure: error code and a sentence. */
+  ERROR(127);
+
+  private static final Opcode[] BY_CODE = new Opcode[128];
+
+  static {
+    for (Opcode opcode : values()) {
+      BY_CODE[opcode.code] = opcode;
+    }
+  }
+
+  private final byte code;
+
+  Opcode(int code) {
+    this.code = (byte) code;
+  }
+
+  public byte code() {
+    return code;
+  }
+
+  /** The opcode of {@code code}, or null when unknown. */
+  public static Opcode fromCode(byte code) {
+    return code < 0 ? null : BY_CODE[code];
+  }
+}

@@ -1,0 +1,37 @@
+package org.spongefiles.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.AbstractReferenceCounted;
+import io.netty.util.ReferenceCounted;
+import org.spongefiles.core.wire.Opcode;
+
+/** A decoded request: header fields and the payload, which this frame owns and releases. */
+final class InboundFrame extends AbstractReferenceCounted {
+  final Opcode opcode;
+  final int flags;
+  final long requestId;
+  final ByteBuf payload;
+
+  InboundFrame(Opcode opcode, int flags, long requestId, ByteBuf payload) {
+    this.opcode = opcode;
+    this.flags = flags;
+    this.requestId = requestId;
+    this.payload = payload;
+  }
+
+  @Override
+  protected void deallocate() {
+    payload.release();
+  }
+
+  @Override
+  public ReferenceCounted touch(Object hint) {
+    payload.touch(hint);
+    return this;
+  }
+
+  @Override
+  public String toString() {
+    return opcode + " #" + requestId + " (" + payload.readableBytes() + " bytes)";
+  }
+}

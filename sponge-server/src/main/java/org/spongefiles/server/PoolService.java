@@ -1,0 +1,157 @@
+package org.spongefiles.server;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.pool.ProcessLiveness;
+import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.wire.ChunkRange;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.Processes;
+import org.spongefiles.core.wire.ServerStats;
+import org.spongefiles.core.wire.WireException;
+
+/**
+ * What the server does with its pool for remote clients: allocations within the per-task quota, and
+ * reads, writes and frees of chunks the client's task owns (checked against the owner entry and
+ * generation, so no client can touch another task's chunk).
+ */
+final class PoolService {
+  static final int MAX_ALLOCATE = 1024;
+
+  private final SharedPool pool;
+  private final String endpoint;
+  private final String rack;
+  private final long quotaChunks;
+  private final QuotaLedger ledger;
+  private final ServerMetrics metrics;
+
+  PoolService(
+      SharedPool pool,
+      String endpoint,
+      String rack,
+      long quotaBytes,
+      QuotaLedger ledger,
+      ServerMetrics metrics) {
+    this.pool = pool;
+    this.endpoint = endpoint;
+    this.rack = rack;
+    this.quotaChunks = quotaBytes == 0 ? 0 : Math.max(1, quotaBytes / pool.chunkSize());
+    this.ledger = ledger;
+    this.metrics = metrics;
+  }
+
+  /** The owner a client's chunks get: local when it runs on this node, else its node's id. */
+  ChunkOwner ownerOf(Hello hello, String peer) throws IOException {
+    int host;
+    if (hello.livenessEndpoint.equals(endpoint)) {
+      host = 0;
+    } else if (hello.livenessEndpoint.isEmpty()) {
+      host = pool.hostId("?" + peer);
+    } else {
+      host = pool.hostId(hello.livenessEndpoint);
+    }
+    return new ChunkOwner(hello.pid, hello.startMillis, host, hello.taskHash);
+  }
+
+  List<PoolChunk> allocate(ChunkOwner owner, int count, String peer) throws IOException {
+    if (count <= 0 || count > MAX_ALLOCATE) {
+      throw new WireException(
+          ErrorCode.MALFORMED_FRAME,
+          peer,
+          "ALLOCATE of " + count + " chunks (expected 1 to " + MAX_ALLOCATE + ")");
+    }
+    int allowed = count;
+    if (quotaChunks > 0) {
+      long left = quotaChunks - ledger.chunks(owner);
+      if (left <= 0) {
+        throw new WireException(
+            ErrorCode.QUOTA_EXCEEDED,
+            peer,
+            "task "
+                + Long.toHexString(owner.task())
+                + " holds its quota of "
+                + quotaChunks
+                + " chunks on node "
+                + endpoint);
+      }
+      allowed = (int) Math.min(count, left);
+    }
+    List<PoolChunk> chunks;
+    try {
+      chunks = pool.allocate(owner, allowed);
+    } catch (IOException e) {
+      throw new WireException(ErrorCode.POOL_FULL, peer, "pool busy: " + e.getMessage());
+    }
+    if (chunks.isEmpty()) {
+      throw new WireException(
+          ErrorCode.POOL_FULL, peer, "no free chunk in the pool of " + endpoint);
+    }
+    ledger.add(owner, chunks.size());
+    return chunks;
+  }
+
+  void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
+    range.checkWithin(pool.chunkSize(), peer);
+    requireOwned(owner, range.chunk, peer);
+    ByteBuffer target = pool.chunkBuffer(range.chunk.index());
+    target.position(range.offset).limit(range.offset + range.length);
+    data.getBytes(data.readerIndex(), target);
+    metrics.bytesWritten.inc(range.length);
+  }
+
+  /** A read-only view of the range, sent without copying. */
+  ByteBuffer read(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
+    range.checkWithin(pool.chunkSize(), peer);
+    requireOwned(owner, range.chunk, peer);
+    ByteBuffer view = pool.chunkBuffer(range.chunk.index()).asReadOnlyBuffer();
+    view.position(range.offset).limit(range.offset + range.length);
+    metrics.bytesRead.inc(range.length);
+    return view.slice();
+  }
+
+  int free(ChunkOwner owner, List<PoolChunk> chunks) throws IOException {
+    int freed = pool.free(owner, chunks);
+    ledger.subtract(owner, freed);
+    return freed;
+  }
+
+  ServerStats stats() {
+    return new ServerStats(
+        pool.chunkSize(),
+        pool.chunkCount(),
+        pool.freeChunks(),
+        pool.stats().reclaimed(),
+        endpoint,
+        rack);
+  }
+
+  boolean[] liveness(Processes.Query query) {
+    boolean[] alive = new boolean[query.pids.length];
+    for (int i = 0; i < alive.length; i++) {
+      alive[i] = ProcessLiveness.isAlive(query.pids[i], query.starts[i]);
+    }
+    return alive;
+  }
+
+  int chunkSize() {
+    return pool.chunkSize();
+  }
+
+  String endpoint() {
+    return endpoint;
+  }
+
+  private void requireOwned(ChunkOwner owner, PoolChunk chunk, String peer) throws WireException {
+    if (!pool.isOwnedBy(chunk, owner)) {
+      throw new WireException(
+          ErrorCode.NO_SUCH_CHUNK,
+          peer,
+          "chunk " + chunk.index() + " (generation " + chunk.generation() + ") is not this task's");
+    }
+  }
+}

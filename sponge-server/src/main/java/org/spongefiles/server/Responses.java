@@ -1,0 +1,41 @@
+package org.spongefiles.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import java.nio.ByteBuffer;
+import org.spongefiles.core.wire.ErrorBody;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.Opcode;
+
+/** Builds outbound frames: a header buffer followed by the payload, without copying it. */
+final class Responses {
+  private Responses() {}
+
+  static ByteBuf frame(
+      ChannelHandlerContext ctx, Opcode opcode, int flags, long requestId, ByteBuf payload) {
+    ByteBuf header = ctx.alloc().buffer(Frame.HEADER_SIZE);
+    header.writeInt(Frame.MAGIC);
+    header.writeByte(Frame.VERSION);
+    header.writeByte(opcode.code());
+    header.writeShort(flags);
+    header.writeLong(requestId);
+    header.writeInt(payload.readableBytes());
+    return Unpooled.wrappedUnmodifiableBuffer(header, payload);
+  }
+
+  static ByteBuf response(
+      ChannelHandlerContext ctx, Opcode opcode, long requestId, ByteBuffer body) {
+    return frame(ctx, opcode, Frame.FLAG_RESPONSE, requestId, Unpooled.wrappedBuffer(body));
+  }
+
+  static ByteBuf error(ChannelHandlerContext ctx, long requestId, ErrorCode code, String message) {
+    return frame(
+        ctx,
+        Opcode.ERROR,
+        Frame.FLAG_RESPONSE,
+        requestId,
+        Unpooled.wrappedBuffer(ErrorBody.encode(code, message)));
+  }
+}

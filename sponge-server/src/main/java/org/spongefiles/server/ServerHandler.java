@@ -1,0 +1,215 @@
+package org.spongefiles.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.wire.Challenge;
+import org.spongefiles.core.wire.ChunkHandles;
+import org.spongefiles.core.wire.ChunkRange;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.Processes;
+import org.spongefiles.core.wire.WireException;
+
+/**
+ * One client connection: challenge, authentication, then requests. A refusal (pool full, over
+ * quota, a chunk that is not the task's) is answered with an ERROR and the connection stays; a
+ * protocol fault (malformed, oversized or out-of-order frame, failed authentication) is answered
+ * with an ERROR, logged with its reason, and the connection is closed. Other connections are never
+ * affected.
+ */
+final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final PoolService service;
+  private final ClusterSecret secret;
+  private final ServerMetrics metrics;
+  private final SpongeServer server;
+  private final byte[] nonce = new byte[32];
+  private String peer = "?";
+  private ChunkOwner owner;
+  private int inFlight;
+
+  ServerHandler(
+      PoolService service, ClusterSecret secret, ServerMetrics metrics, SpongeServer server) {
+    this.service = service;
+    this.secret = secret;
+    this.metrics = metrics;
+    this.server = server;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    peer = String.valueOf(ctx.channel().remoteAddress());
+    metrics.connections.inc();
+    RANDOM.nextBytes(nonce);
+    Challenge challenge =
+        new Challenge(nonce, secret != null, service.chunkSize(), service.endpoint());
+    ctx.writeAndFlush(
+        Responses.frame(ctx, Opcode.CHALLENGE, 0, 0, Unpooled.wrappedBuffer(challenge.encode())));
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    metrics.connections.dec();
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
+    inFlight++;
+    try {
+      if ((frame.flags & Frame.FLAG_RESPONSE) != 0) {
+        throw new WireException(
+            ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
+      }
+      metrics.requests.labelValues(frame.opcode.name()).inc();
+      if (owner == null) {
+        hello(ctx, frame);
+      } else {
+        serve(ctx, frame);
+      }
+    } catch (WireException e) {
+      fail(ctx, frame.requestId, e);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Request {} from {} failed", frame, peer, e);
+      fail(ctx, frame.requestId, new WireException(ErrorCode.INTERNAL, peer, e.toString()));
+    } finally {
+      inFlight--;
+      if (server.isDraining() && inFlight == 0) {
+        ctx.channel().close();
+      }
+    }
+  }
+
+  private void hello(ChannelHandlerContext ctx, InboundFrame frame) throws IOException {
+    if (frame.opcode != Opcode.HELLO) {
+      throw new WireException(ErrorCode.NOT_AUTHENTICATED, peer, frame.opcode + " before HELLO");
+    }
+    Hello hello = Hello.decode(frame.payload.nioBuffer(), peer);
+    byte[] serverProof = new byte[0];
+    if (secret != null) {
+      if (!secret.verify(hello.proof, "client", nonce, hello.clientNonce, hello.identityBytes())) {
+        metrics.authFailures.inc();
+        throw new WireException(
+            ErrorCode.AUTH_FAILED,
+            peer,
+            hello.proof.length == 0
+                ? "the client did not prove the cluster secret"
+                : "the client's proof of the cluster secret is wrong");
+      }
+      serverProof = secret.proof("server", nonce, hello.clientNonce);
+    }
+    owner = service.ownerOf(hello, peer);
+    LOG.debug("{} is task {} (owner {})", peer, hello.taskId, owner);
+    reply(ctx, Opcode.HELLO_OK, frame.requestId, ByteBuffer.wrap(serverProof));
+  }
+
+  private void serve(ChannelHandlerContext ctx, InboundFrame frame) throws IOException {
+    ByteBuffer body = frame.payload.nioBuffer();
+    switch (frame.opcode) {
+      case ALLOCATE:
+        {
+          if (body.remaining() != 4) {
+            throw new WireException(
+                ErrorCode.MALFORMED_FRAME, peer, "ALLOCATE body of " + body.remaining() + " bytes");
+          }
+          List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
+          reply(ctx, Opcode.ALLOCATED, frame.requestId, ChunkHandles.encode(chunks));
+          break;
+        }
+      case WRITE:
+        {
+          ChunkRange range = ChunkRange.decodeWrite(body, peer);
+          ByteBuf data = frame.payload.slice(ChunkRange.WRITE_HEAD, range.length);
+          service.write(owner, range, data, peer);
+          reply(ctx, Opcode.WRITTEN, frame.requestId, ByteBuffer.allocate(0));
+          break;
+        }
+      case READ:
+        {
+          ChunkRange range = ChunkRange.decodeRead(body, peer);
+          ByteBuffer bytes = service.read(owner, range, peer);
+          ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes));
+          break;
+        }
+      case FREE:
+        {
+          int freed = service.free(owner, ChunkHandles.decode(body, peer));
+          reply(ctx, Opcode.FREED, frame.requestId, ByteBuffer.allocate(4).putInt(freed).flip());
+          break;
+        }
+      case STATS:
+        reply(ctx, Opcode.STATS_REPLY, frame.requestId, service.stats().encode());
+        break;
+      case LIVENESS:
+        reply(
+            ctx,
+            Opcode.LIVENESS_REPLY,
+            frame.requestId,
+            Processes.encodeReply(service.liveness(Processes.decodeQuery(body, peer))));
+        break;
+      default:
+        throw new WireException(
+            ErrorCode.OUT_OF_ORDER, peer, frame.opcode + " is not a request (or a second HELLO)");
+    }
+  }
+
+  private void reply(ChannelHandlerContext ctx, Opcode opcode, long requestId, ByteBuffer body) {
+    ctx.writeAndFlush(Responses.response(ctx, opcode, requestId, body));
+  }
+
+  private void fail(ChannelHandlerContext ctx, long requestId, WireException e) {
+    metrics.errors.labelValues(e.code().name()).inc();
+    ByteBuf error = Responses.error(ctx, requestId, e.code(), e.reason());
+    if (e.code().closesConnection()) {
+      LOG.warn("Closing connection from {}: {}", peer, e.getMessage());
+      ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+    } else {
+      ctx.writeAndFlush(error);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Throwable reason =
+        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+    if (reason instanceof WireException) {
+      fail(ctx, 0, (WireException) reason);
+    } else if (reason instanceof IOException) {
+      LOG.debug("Connection from {} failed: {}", peer, reason.toString());
+      ctx.close();
+    } else {
+      LOG.warn("Closing connection from {} after an unexpected error", peer, reason);
+      metrics.errors.labelValues(ErrorCode.INTERNAL.name()).inc();
+      ctx.close();
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    // Back-pressure: stop reading requests while replies queue up unread by the client.
+    ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  boolean isIdle() {
+    return inFlight == 0;
+  }
+}

@@ -1,0 +1,75 @@
+package org.spongefiles.server;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.spongefiles.core.pool.SharedPool;
+
+/** The server's Prometheus metrics, in a registry of its own. */
+final class ServerMetrics {
+  final PrometheusRegistry registry = new PrometheusRegistry();
+  final Gauge connections;
+  final Counter requests;
+  final Counter errors;
+  final Counter bytesWritten;
+  final Counter bytesRead;
+  final Counter reclaimed;
+  final Counter authFailures;
+
+  ServerMetrics(SharedPool pool) {
+    connections =
+        Gauge.builder()
+            .name("sponge_server_connections")
+            .help("Open client connections")
+            .register(registry);
+    requests =
+        Counter.builder()
+            .name("sponge_server_requests_total")
+            .help("Requests served, by opcode")
+            .labelNames("op")
+            .register(registry);
+    errors =
+        Counter.builder()
+            .name("sponge_server_errors_total")
+            .help("ERROR replies and refused connections, by error code")
+            .labelNames("code")
+            .register(registry);
+    bytesWritten =
+        Counter.builder()
+            .name("sponge_server_written_bytes_total")
+            .help("Chunk bytes written into the pool for remote clients")
+            .register(registry);
+    bytesRead =
+        Counter.builder()
+            .name("sponge_server_read_bytes_total")
+            .help("Chunk bytes sent to remote clients")
+            .register(registry);
+    reclaimed =
+        Counter.builder()
+            .name("sponge_server_reclaimed_chunks_total")
+            .help("Chunks of dead owners freed, by owner kind (local or remote)")
+            .labelNames("owner")
+            .register(registry);
+    authFailures =
+        Counter.builder()
+            .name("sponge_server_auth_failures_total")
+            .help("Connections that failed to prove the cluster secret")
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_pool_chunks")
+        .help("Chunks in the node's pool")
+        .callback(callback -> callback.call(pool.chunkCount()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_pool_free_chunks")
+        .help("Free chunks in the node's pool")
+        .callback(callback -> callback.call(pool.freeChunks()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_pool_chunk_bytes")
+        .help("Size of one chunk")
+        .callback(callback -> callback.call(pool.chunkSize()))
+        .register(registry);
+  }
+}

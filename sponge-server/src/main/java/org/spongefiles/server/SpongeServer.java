@@ -1,0 +1,280 @@
+package org.spongefiles.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.TaskIdentity;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.pool.ProcessLiveness;
+import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteSettings;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.Frame;
+
+/**
+ * A node's sponge server: attaches to (or creates) the node's shared pool, the same one the node's
+ * tasks map directly, and lends it to SpongeFiles of other nodes over the wire protocol ({@link
+ * Frame}). It reclaims chunks of dead owners every {@code sponge.server.reclaim.interval}, serves
+ * Prometheus metrics and a health check, and shuts down gracefully: it stops accepting, lets
+ * requests already received finish, then closes connections and unmaps the pool.
+ */
+public final class SpongeServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
+
+  private final SharedPool pool;
+  private final String endpoint;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final ScheduledExecutorService sweeper;
+  private final Reclaimer reclaimer;
+  private final ServerMetrics metrics;
+  private final Duration shutdownTimeout;
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private Channel serverChannel;
+  private HTTPServer http;
+
+  private SpongeServer(Configuration conf, SharedPool pool) {
+    this.pool = pool;
+    String node = TaskIdentity.nodeName(conf);
+    this.endpoint = RemoteSettings.nodeServerEndpoint(conf, node);
+    this.metrics = new ServerMetrics(pool);
+    this.shutdownTimeout = ServerOptions.SHUTDOWN_TIMEOUT.get(conf);
+    this.boss = new NioEventLoopGroup(1);
+    this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
+    QuotaLedger ledger = new QuotaLedger();
+    ledger.rebuild(pool.owners());
+    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    ClientIdentity self =
+        new ClientIdentity(
+            endpoint,
+            ProcessLiveness.currentPid(),
+            ProcessLiveness.currentStartMillis(),
+            ChunkOwner.taskHash("sponge-server"),
+            "sponge-server@" + endpoint);
+    this.reclaimer =
+        new Reclaimer(
+            pool,
+            ledger,
+            metrics,
+            self,
+            secret,
+            new RemoteSettings(conf),
+            ServerOptions.RECLAIM_GRACE.get(conf).toMillis());
+    this.sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "sponge-server-reclaim");
+              thread.setDaemon(true);
+              return thread;
+            });
+    PoolService service =
+        new PoolService(
+            pool,
+            endpoint,
+            "/default-rack",
+            ServerOptions.QUOTA_PER_TASK.get(conf),
+            ledger,
+            metrics);
+    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this);
+  }
+
+  private final HandlerFactory handlerFactory;
+
+  private interface HandlerFactory {
+    ServerHandler create();
+  }
+
+  /**
+   * Reads and checks the configuration, attaches to the pool and starts serving.
+   *
+   * @throws org.spongefiles.core.config.ConfigException naming the key of an invalid value
+   * @throws IOException when the pool or a port cannot be used
+   */
+  public static SpongeServer start(Configuration conf) throws IOException {
+    validate(conf);
+    SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf));
+    SpongeServer server;
+    try {
+      server = new SpongeServer(conf, pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    try {
+      server.bind(conf);
+      return server;
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  private static void validate(Configuration conf) {
+    for (org.spongefiles.core.config.ConfigOption<?> option : new ServerOptions().options()) {
+      option.get(conf);
+    }
+    for (org.spongefiles.core.config.ConfigOption<?> option : new SpongeOptions().options()) {
+      option.get(conf);
+    }
+    new RemoteSettings(conf);
+    ClusterSecret.fromConfiguration(conf);
+  }
+
+  private void bind(Configuration conf) throws IOException {
+    int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(NioServerSocketChannel.class)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(
+                ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(2 * pool.chunkSize(), 8 * pool.chunkSize()))
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    if (draining.get()) {
+                      ch.close();
+                      return;
+                    }
+                    channels.add(ch);
+                    ch.pipeline()
+                        .addLast(
+                            "frames",
+                            new FrameDecoder(maxPayload, String.valueOf(ch.remoteAddress())))
+                        .addLast("handler", handlerFactory.create());
+                  }
+                });
+    String host = ServerOptions.BIND_HOST.get(conf);
+    int port = SpongeOptions.SERVER_PORT.get(conf);
+    try {
+      serverChannel = bootstrap.bind(host, port).syncUninterruptibly().channel();
+    } catch (RuntimeException e) {
+      throw new IOException(
+          "Cannot listen on "
+              + host
+              + ":"
+              + port
+              + " (sponge.server.bind.host, sponge.server.port): "
+              + e.getMessage(),
+          e);
+    }
+    long interval = ServerOptions.RECLAIM_INTERVAL.get(conf).toMillis();
+    sweeper.scheduleWithFixedDelay(reclaimer, interval, interval, TimeUnit.MILLISECONDS);
+    int metricsPort = ServerOptions.METRICS_PORT.get(conf);
+    if (metricsPort >= 0) {
+      http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+    }
+    LOG.info(
+        "Sponge server {} listening on {} with pool {} ({}){}",
+        endpoint,
+        serverChannel.localAddress(),
+        pool.metadataFile(),
+        pool.stats(),
+        http == null ? "" : ", metrics on port " + http.getPort());
+  }
+
+  /** The address the server listens on. */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) serverChannel.localAddress();
+  }
+
+  /** This node's server as other nodes address it (sponge.server.address or node:port). */
+  public String endpoint() {
+    return endpoint;
+  }
+
+  /** The port of the metrics endpoint, or -1 when it is off. */
+  public int metricsPort() {
+    return http == null ? -1 : http.getPort();
+  }
+
+  public SharedPool pool() {
+    return pool;
+  }
+
+  /** Runs a reclaim sweep now (the periodic one runs on its own); returns chunks freed. */
+  public int reclaimNow() throws IOException {
+    return reclaimer.sweep();
+  }
+
+  boolean isDraining() {
+    return draining.get();
+  }
+
+  /**
+   * Stops accepting, lets requests already received finish (up to {@code
+   * sponge.server.shutdown.timeout}), closes every connection and unmaps the pool. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    draining.set(true);
+    if (serverChannel != null) {
+      serverChannel.close().syncUninterruptibly();
+    }
+    for (Channel channel : channels) {
+      channel
+          .eventLoop()
+          .execute(
+              () -> {
+                ServerHandler handler = channel.pipeline().get(ServerHandler.class);
+                if (handler == null || handler.isIdle()) {
+                  channel.close();
+                }
+              });
+    }
+    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+    while (!channels.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+    sweeper.shutdownNow();
+    if (http != null) {
+      http.close();
+    }
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    pool.close();
+    LOG.info("Sponge server {} stopped", endpoint);
+  }
+
+  @Override
+  public String toString() {
+    return "sponge server " + endpoint;
+  }
+}

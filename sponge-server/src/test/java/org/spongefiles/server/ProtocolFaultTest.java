@@ -1,0 +1,163 @@
+package org.spongefiles.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.WireException;
+
+/**
+ * Malformed, oversized and out-of-order frames get a typed ERROR and close their connection, while
+ * a well-behaved client on another connection keeps being served.
+ */
+class ProtocolFaultTest {
+  private ServerFixture fixture;
+  private SpongeServer server;
+  private RemoteConnection bystander;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fixture = new ServerFixture();
+    server = fixture.start("node-a", 16);
+    bystander = connect("attempt_bystander");
+  }
+
+  @AfterEach
+  void tearDown() {
+    bystander.close();
+    fixture.close();
+  }
+
+  private RemoteConnection connect(String task) throws Exception {
+    return RemoteConnection.open(
+        ServerAddress.parse(server.endpoint()),
+        new ClientIdentity("", 999, 0, 5, task),
+        null,
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(5));
+  }
+
+  private RawClient helloed() throws Exception {
+    RawClient raw = new RawClient(server.address());
+    raw.receive();
+    Hello hello = new Hello("", 999, 0, 6, "attempt_raw", new byte[32], new byte[0]);
+    ByteBuffer body = hello.encode();
+    byte[] bytes = new byte[body.remaining()];
+    body.get(bytes);
+    raw.send(Opcode.HELLO, 0, 1, bytes);
+    assertThat(raw.receive().opcode).isEqualTo(Opcode.HELLO_OK);
+    return raw;
+  }
+
+  /** Sends {@code bytes} on a fresh connection; expects an ERROR with {@code code} and a close. */
+  private void expectClosedWith(byte[] bytes, ErrorCode code, String reason) throws Exception {
+    try (RawClient raw = helloed()) {
+      raw.sendRaw(bytes);
+      RawClient.Received reply = raw.receive();
+      assertThat(reply.opcode).isEqualTo(Opcode.ERROR);
+      WireException error = reply.error();
+      assertThat(error.code()).isEqualTo(code);
+      assertThat(error.reason()).contains(reason);
+      assertThat(raw.closedByServer()).as("connection closed after %s", code).isTrue();
+    }
+    // Everyone else is still served.
+    PoolChunk chunk = bystander.allocate(1).get(0);
+    assertThat(bystander.free(java.util.List.of(chunk))).isEqualTo(1);
+  }
+
+  private static byte[] header(int magic, int version, int opcode, int flags, int length) {
+    ByteBuffer header = ByteBuffer.allocate(Frame.HEADER_SIZE);
+    header.putInt(magic).put((byte) version).put((byte) opcode).putShort((short) flags);
+    header.putLong(3).putInt(length);
+    return header.array();
+  }
+
+  @Test
+  void badMagic() throws Exception {
+    expectClosedWith(
+        header(0x12345678, 1, 18, 0, 0), ErrorCode.MALFORMED_FRAME, "bad magic 0x12345678");
+  }
+
+  @Test
+  void unsupportedVersionIsRefusedWithBothVersions() throws Exception {
+    expectClosedWith(
+        header(Frame.MAGIC, 9, 18, 0, 0),
+        ErrorCode.UNSUPPORTED_VERSION,
+        "protocol version 9 is not supported (this side speaks 1)");
+  }
+
+  @Test
+  void unknownOpcode() throws Exception {
+    expectClosedWith(
+        header(Frame.MAGIC, 1, 99, 0, 0), ErrorCode.MALFORMED_FRAME, "unknown opcode 99");
+  }
+
+  @Test
+  void oversizedFrameIsRefusedBeforeItsPayloadArrives() throws Exception {
+    expectClosedWith(
+        header(Frame.MAGIC, 1, 12, 0, 512 << 20),
+        ErrorCode.FRAME_TOO_LARGE,
+        "payload of 536870912 bytes (expected: 0 to "
+            + (ServerFixture.CHUNK + Frame.MAX_CONTROL_PAYLOAD)
+            + ")");
+  }
+
+  @Test
+  void aResponseSentByAClientIsOutOfOrder() throws Exception {
+    expectClosedWith(
+        header(Frame.MAGIC, 1, 15, 1, 0), ErrorCode.OUT_OF_ORDER, "a client sent a response frame");
+  }
+
+  @Test
+  void aSecondHelloIsOutOfOrder() throws Exception {
+    Hello hello = new Hello("", 999, 0, 6, "again", new byte[32], new byte[0]);
+    ByteBuffer body = hello.encode();
+    ByteBuffer frame = ByteBuffer.allocate(Frame.HEADER_SIZE + body.remaining());
+    Frame.putHeader(frame, Opcode.HELLO, 0, 7, body.remaining());
+    frame.put(body);
+    expectClosedWith(
+        frame.array(), ErrorCode.OUT_OF_ORDER, "HELLO is not a request (or a second HELLO)");
+  }
+
+  @Test
+  void aTruncatedBodyIsMalformed() throws Exception {
+    byte[] frame = new byte[Frame.HEADER_SIZE + 3];
+    System.arraycopy(header(Frame.MAGIC, 1, 14, 0, 3), 0, frame, 0, Frame.HEADER_SIZE);
+    expectClosedWith(frame, ErrorCode.MALFORMED_FRAME, "body ends before");
+  }
+
+  @Test
+  void refusalsKeepTheConnection() throws Exception {
+    try (RemoteConnection client = connect("attempt_refused")) {
+      WireException notOwned = null;
+      try {
+        client.read(new PoolChunk(3, 1), 0, ByteBuffer.allocate(10));
+      } catch (WireException e) {
+        notOwned = e;
+      }
+      assertThat(notOwned).isNotNull();
+      assertThat(notOwned.code()).isEqualTo(ErrorCode.NO_SUCH_CHUNK);
+      assertThat(client.isBroken()).isFalse();
+      assertThat(client.allocate(16)).hasSize(16);
+      WireException full = null;
+      try {
+        client.allocate(1);
+      } catch (WireException e) {
+        full = e;
+      }
+      assertThat(full.code()).isEqualTo(ErrorCode.POOL_FULL);
+      assertThat(client.stats().freeChunks).isZero();
+    }
+  }
+}
