@@ -45,17 +45,47 @@ final class PoolService {
     this.metrics = metrics;
   }
 
-  /** The owner a client's chunks get: local when it runs on this node, else its node's id. */
-  ChunkOwner ownerOf(Hello hello, String peer) throws IOException {
-    int host;
+  /**
+   * The name under which a client's node is recorded in the pool's host table: this node is 0; a
+   * remote node is its server's endpoint, or {@code ?<address>} when it named none.
+   */
+  String nodeKey(Hello hello, String peerHost) {
     if (hello.livenessEndpoint.equals(endpoint)) {
-      host = 0;
-    } else if (hello.livenessEndpoint.isEmpty()) {
-      host = pool.hostId("?" + peer);
-    } else {
-      host = pool.hostId(hello.livenessEndpoint);
+      return "";
+    }
+    return hello.livenessEndpoint.isEmpty() ? "?" + peerHost : hello.livenessEndpoint;
+  }
+
+  /**
+   * The owner chunks of this client get, recording its node in the host table if needed; {@code
+   * cachedHost} is reused while the table still names the node there.
+   */
+  ChunkOwner ownerForAllocation(Hello hello, String nodeKey, int cachedHost, String peer)
+      throws WireException {
+    if (nodeKey.isEmpty()) {
+      return new ChunkOwner(hello.pid, hello.startMillis, 0, hello.taskHash);
+    }
+    int host = cachedHost;
+    if (host <= 0 || !nodeKey.equals(pool.hostName(host))) {
+      try {
+        host = pool.hostId(nodeKey);
+      } catch (IOException e) {
+        throw new WireException(ErrorCode.POOL_FULL, peer, e.getMessage());
+      }
     }
     return new ChunkOwner(hello.pid, hello.startMillis, host, hello.taskHash);
+  }
+
+  /** The owner of this client's existing chunks, or null when its node holds none here. */
+  ChunkOwner existingOwner(Hello hello, String nodeKey, int cachedHost) {
+    if (nodeKey.isEmpty()) {
+      return new ChunkOwner(hello.pid, hello.startMillis, 0, hello.taskHash);
+    }
+    int host =
+        cachedHost > 0 && nodeKey.equals(pool.hostName(cachedHost))
+            ? cachedHost
+            : pool.findHostId(nodeKey);
+    return host == 0 ? null : new ChunkOwner(hello.pid, hello.startMillis, host, hello.taskHash);
   }
 
   List<PoolChunk> allocate(ChunkOwner owner, int count, String peer) throws IOException {
@@ -97,6 +127,9 @@ final class PoolService {
 
   void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
     range.checkWithin(pool.chunkSize(), peer);
+    if (owner == null) {
+      throw noSuchChunk(range.chunk, peer);
+    }
     requireOwned(owner, range.chunk, peer);
     ByteBuffer target = pool.chunkBuffer(range.chunk.index());
     target.position(range.offset).limit(range.offset + range.length);
@@ -107,6 +140,9 @@ final class PoolService {
   /** A read-only view of the range, sent without copying. */
   ByteBuffer read(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     range.checkWithin(pool.chunkSize(), peer);
+    if (owner == null) {
+      throw noSuchChunk(range.chunk, peer);
+    }
     requireOwned(owner, range.chunk, peer);
     ByteBuffer view = pool.chunkBuffer(range.chunk.index()).asReadOnlyBuffer();
     view.position(range.offset).limit(range.offset + range.length);
@@ -115,6 +151,9 @@ final class PoolService {
   }
 
   int free(ChunkOwner owner, List<PoolChunk> chunks) throws IOException {
+    if (owner == null || chunks.isEmpty()) {
+      return 0;
+    }
     int freed = pool.free(owner, chunks);
     ledger.subtract(owner, freed);
     return freed;
@@ -148,10 +187,14 @@ final class PoolService {
 
   private void requireOwned(ChunkOwner owner, PoolChunk chunk, String peer) throws WireException {
     if (!pool.isOwnedBy(chunk, owner)) {
-      throw new WireException(
-          ErrorCode.NO_SUCH_CHUNK,
-          peer,
-          "chunk " + chunk.index() + " (generation " + chunk.generation() + ") is not this task's");
+      throw noSuchChunk(chunk, peer);
     }
+  }
+
+  private static WireException noSuchChunk(PoolChunk chunk, String peer) {
+    return new WireException(
+        ErrorCode.NO_SUCH_CHUNK,
+        peer,
+        "chunk " + chunk.index() + " (generation " + chunk.generation() + ") is not this task's");
   }
 }

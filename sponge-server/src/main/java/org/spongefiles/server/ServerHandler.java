@@ -42,7 +42,9 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private final SpongeServer server;
   private final byte[] nonce = new byte[32];
   private String peer = "?";
-  private ChunkOwner owner;
+  private Hello hello;
+  private String nodeKey;
+  private int host;
   private int inFlight;
 
   ServerHandler(
@@ -80,7 +82,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
             ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
       }
       metrics.requests.labelValues(frame.opcode.name()).inc();
-      if (owner == null) {
+      if (hello == null) {
         hello(ctx, frame);
       } else {
         serve(ctx, frame);
@@ -102,22 +104,33 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
     if (frame.opcode != Opcode.HELLO) {
       throw new WireException(ErrorCode.NOT_AUTHENTICATED, peer, frame.opcode + " before HELLO");
     }
-    Hello hello = Hello.decode(frame.payload.nioBuffer(), peer);
+    Hello candidate = Hello.decode(frame.payload.nioBuffer(), peer);
     byte[] serverProof = new byte[0];
     if (secret != null) {
-      if (!secret.verify(hello.proof, "client", nonce, hello.clientNonce, hello.identityBytes())) {
+      if (!secret.verify(
+          candidate.proof, "client", nonce, candidate.clientNonce, candidate.identityBytes())) {
         metrics.authFailures.inc();
         throw new WireException(
             ErrorCode.AUTH_FAILED,
             peer,
-            hello.proof.length == 0
+            candidate.proof.length == 0
                 ? "the client did not prove the cluster secret"
                 : "the client's proof of the cluster secret is wrong");
       }
-      serverProof = secret.proof("server", nonce, hello.clientNonce);
+      serverProof = secret.proof("server", nonce, candidate.clientNonce);
     }
-    owner = service.ownerOf(hello, peer);
-    LOG.debug("{} is task {} (owner {})", peer, hello.taskId, owner);
+    hello = candidate;
+    java.net.SocketAddress remote = ctx.channel().remoteAddress();
+    String peerHost =
+        remote instanceof java.net.InetSocketAddress
+            ? ((java.net.InetSocketAddress) remote).getHostString()
+            : String.valueOf(remote);
+    nodeKey = service.nodeKey(hello, peerHost);
+    LOG.debug(
+        "{} is task {} of node {}",
+        peer,
+        hello.taskId,
+        nodeKey.isEmpty() ? "(this node)" : nodeKey);
     reply(ctx, Opcode.HELLO_OK, frame.requestId, ByteBuffer.wrap(serverProof));
   }
 
@@ -130,6 +143,8 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
             throw new WireException(
                 ErrorCode.MALFORMED_FRAME, peer, "ALLOCATE body of " + body.remaining() + " bytes");
           }
+          ChunkOwner owner = service.ownerForAllocation(hello, nodeKey, host, peer);
+          host = owner.host();
           List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
           reply(ctx, Opcode.ALLOCATED, frame.requestId, ChunkHandles.encode(chunks));
           break;
@@ -138,20 +153,22 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         {
           ChunkRange range = ChunkRange.decodeWrite(body, peer);
           ByteBuf data = frame.payload.slice(ChunkRange.WRITE_HEAD, range.length);
-          service.write(owner, range, data, peer);
+          service.write(service.existingOwner(hello, nodeKey, host), range, data, peer);
           reply(ctx, Opcode.WRITTEN, frame.requestId, ByteBuffer.allocate(0));
           break;
         }
       case READ:
         {
           ChunkRange range = ChunkRange.decodeRead(body, peer);
-          ByteBuffer bytes = service.read(owner, range, peer);
+          ByteBuffer bytes = service.read(service.existingOwner(hello, nodeKey, host), range, peer);
           ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes));
           break;
         }
       case FREE:
         {
-          int freed = service.free(owner, ChunkHandles.decode(body, peer));
+          int freed =
+              service.free(
+                  service.existingOwner(hello, nodeKey, host), ChunkHandles.decode(body, peer));
           reply(ctx, Opcode.FREED, frame.requestId, ByteBuffer.allocate(4).putInt(freed).flip());
           break;
         }

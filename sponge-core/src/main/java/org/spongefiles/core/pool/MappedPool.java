@@ -146,37 +146,87 @@ final class MappedPool {
     return view.slice();
   }
 
-  /** The host-table id of {@code node} (adding it when new); 0 is reserved for this node. */
+  /**
+   * The host-table id of {@code node}, adding it when new; 0 is reserved for this node. When the
+   * table is full, slots no chunk refers to any more are cleared first.
+   *
+   * @throws IOException when every slot is still referenced by an allocated chunk
+   */
   int hostId(String node) throws IOException {
     byte[] name = node.getBytes(StandardCharsets.UTF_8);
     if (name.length > PoolLayout.HOST_SLOT_SIZE - 4) {
       throw new IllegalArgumentException(
           "node name '" + node + "' is longer than " + (PoolLayout.HOST_SLOT_SIZE - 4) + " bytes");
     }
-    return locked(
-        () -> {
-          int firstEmpty = -1;
-          for (int slot = 0; slot < layout.hostSlots; slot++) {
-            String existing = hostSlot(slot);
-            if (existing == null) {
-              if (firstEmpty < 0) {
-                firstEmpty = slot;
+    int id =
+        locked(
+            () -> {
+              int found = findOrAdd(node, name);
+              if (found == 0) {
+                clearUnreferencedHosts();
+                found = findOrAdd(node, name);
               }
-            } else if (existing.equals(node)) {
-              return slot + 1;
-            }
-          }
-          if (firstEmpty < 0) {
-            throw new IllegalStateException(
-                "host table of pool " + spec.metadataFile() + " is full");
-          }
-          int offset = layout.hostTableOffset() + firstEmpty * PoolLayout.HOST_SLOT_SIZE;
-          ByteBuffer bytes = words.bytes();
-          bytes.position(offset + 4);
-          bytes.put(name);
-          words.setInt(offset, name.length);
-          return firstEmpty + 1;
-        });
+              return found;
+            });
+    if (id == 0) {
+      throw new IOException(
+          "host table of pool "
+              + spec.metadataFile()
+              + " is full: "
+              + layout.hostSlots
+              + " other nodes hold chunks here");
+    }
+    return id;
+  }
+
+  /** The host-table id of {@code node}, or 0 when it has none. */
+  int findHostId(String node) {
+    for (int slot = 0; slot < layout.hostSlots; slot++) {
+      if (node.equals(hostSlot(slot))) {
+        return slot + 1;
+      }
+    }
+    return 0;
+  }
+
+  /** Lock held. Returns the id, or 0 when the table is full. */
+  private int findOrAdd(String node, byte[] name) {
+    int firstEmpty = -1;
+    for (int slot = 0; slot < layout.hostSlots; slot++) {
+      String existing = hostSlot(slot);
+      if (existing == null) {
+        if (firstEmpty < 0) {
+          firstEmpty = slot;
+        }
+      } else if (existing.equals(node)) {
+        return slot + 1;
+      }
+    }
+    if (firstEmpty < 0) {
+      return 0;
+    }
+    int offset = layout.hostTableOffset() + firstEmpty * PoolLayout.HOST_SLOT_SIZE;
+    ByteBuffer bytes = words.bytes();
+    bytes.position(offset + 4);
+    bytes.put(name);
+    words.setInt(offset, name.length);
+    return firstEmpty + 1;
+  }
+
+  /** Lock held. Empties every host slot that no allocated chunk's owner refers to. */
+  private void clearUnreferencedHosts() {
+    boolean[] referenced = new boolean[layout.hostSlots + 1];
+    for (OwnerEntry entry : table.snapshot()) {
+      int host = entry.owner().host();
+      if (host > 0 && host <= layout.hostSlots) {
+        referenced[host] = true;
+      }
+    }
+    for (int slot = 0; slot < layout.hostSlots; slot++) {
+      if (!referenced[slot + 1]) {
+        words.setInt(layout.hostTableOffset() + slot * PoolLayout.HOST_SLOT_SIZE, 0);
+      }
+    }
   }
 
   /** The node name of host id {@code host}, or null when the slot is empty. */

@@ -176,10 +176,21 @@ public final class SharedPool implements Closeable {
     return pool.isOwnedBy(chunk, owner);
   }
 
-  /** Host-table id of a remote node; ids are stable for the life of the pool. */
+  /**
+   * Host-table id of a remote node, added when new. An id is stable while chunks refer to it; ids
+   * no chunk refers to are recycled when the table fills.
+   *
+   * @throws IOException when the table is full of nodes that still hold chunks
+   */
   public int hostId(String node) throws IOException {
     checkOpen();
     return pool.hostId(node);
+  }
+
+  /** Host-table id of a remote node, or 0 when it has none. */
+  public int findHostId(String node) {
+    checkOpen();
+    return pool.findHostId(node);
   }
 
   /** The node name of a host-table id, or null when unknown. */

@@ -96,6 +96,12 @@ public final class ChildJvm implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** Writes a line to the child's standard input. */
+  public void sendLine(String line) throws IOException {
+    process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    process.getOutputStream().flush();
+  }
+
   /** Every line printed so far. */
   public List<String> output() {
     synchronized (all) {

@@ -1,0 +1,146 @@
+package org.spongefiles.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.ChunkInfo;
+import org.spongefiles.core.SpongeFile;
+import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.testing.RandomBytes;
+import org.spongefiles.core.tier.TierKind;
+
+/**
+ * A server process killed with SIGKILL: a chunk being written to it is placed elsewhere and nothing
+ * is lost; a chunk that must be read from it fails the read with an IOException naming the server
+ * and the chunk, and no wrong byte is ever returned.
+ */
+@Timeout(120)
+class ServerDeathTest {
+  private static final int CHUNK = ServerFixture.CHUNK;
+  private ServerFixture fixture;
+  private Path stderr;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fixture = new ServerFixture();
+    stderr = Files.createTempFile("server-death", ".err");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fixture.close();
+    Files.deleteIfExists(stderr);
+  }
+
+  @Test
+  void killedMidWriteThenNeededForARead() throws Exception {
+    try (ServerProcess doomed = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
+      SpongeServer survivor = fixture.start("node-b", 64);
+      Configuration conf = fixture.clientConf("node-x", 0);
+      conf.set("sponge.remote.servers", doomed.endpoint + "," + survivor.endpoint());
+      conf.setInt("sponge.remote.allocate.batch", 1);
+      try (SpongeTask task = SpongeTask.open(conf, "attempt_death_1")) {
+        // Before: a file wholly on the doomed server.
+        SpongeFile before = task.create("before");
+        byte[] beforeData = RandomBytes.array(1, 6 * CHUNK);
+        try (OutputStream out = before.output()) {
+          out.write(beforeData);
+        }
+        assertThat(before.chunks()).allMatch(c -> c.location().contains(doomed.endpoint));
+
+        // Freeze the server so the next write hangs in mid-air, then kill it.
+        doomed.signal("STOP");
+        SpongeFile during = task.create("during");
+        byte[] duringData = RandomBytes.array(2, 5 * CHUNK + 17);
+        Thread killer =
+            new Thread(
+                () -> {
+                  try {
+                    Thread.sleep(500);
+                    doomed.kill();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                });
+        killer.start();
+        try (OutputStream out = during.output()) {
+          out.write(duringData);
+        }
+        killer.join();
+        assertThat(during.chunks()).noneMatch(c -> c.location().contains(doomed.endpoint));
+        assertThat(during.chunks()).extracting(ChunkInfo::tier).containsOnly(TierKind.REMOTE);
+        try (SpongeInputStream in = during.input()) {
+          assertThat(in.readAllBytes()).as("nothing lost").isEqualTo(duringData);
+        }
+
+        // After: reading what lived on the dead server fails, naming it; no wrong bytes.
+        byte[] got = new byte[beforeData.length];
+        int read = 0;
+        IOException failure = null;
+        try (SpongeInputStream in = before.input()) {
+          int n;
+          while ((n = in.read(got, read, got.length - read)) > 0) {
+            read += n;
+          }
+        } catch (IOException e) {
+          failure = e;
+        }
+        assertThat(failure).isNotNull();
+        assertThat(failure.getMessage())
+            .contains("remote chunk")
+            .contains("on server " + doomed.endpoint);
+        assertThat(Arrays.copyOf(got, read)).isEqualTo(Arrays.copyOf(beforeData, read));
+      }
+    }
+  }
+
+  @Test
+  void killedMidReadFailsTheReadNamingServerAndChunk() throws Exception {
+    try (ServerProcess doomed = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
+      SpongeServer survivor = fixture.start("node-b", 4);
+      Configuration conf = fixture.clientConf("node-x", 0);
+      conf.set("sponge.remote.servers", survivor.endpoint() + "," + doomed.endpoint);
+      try (SpongeTask task = SpongeTask.open(conf, "attempt_death_2")) {
+        SpongeFile file = task.create("split");
+        byte[] data = RandomBytes.array(3, 12 * CHUNK);
+        try (OutputStream out = file.output()) {
+          out.write(data);
+        }
+        // Chunks 0-3 on the survivor, 4-11 on the doomed server.
+        assertThat(file.chunks().get(3).location()).contains(survivor.endpoint());
+        assertThat(file.chunks().get(4).location()).contains(doomed.endpoint);
+        byte[] got = new byte[data.length];
+        int read = 0;
+        IOException failure = null;
+        try (SpongeInputStream in = file.input()) {
+          read = in.readNBytes(got, 0, 2 * CHUNK);
+          doomed.kill();
+          int n;
+          while ((n = in.read(got, read, got.length - read)) > 0) {
+            read += n;
+          }
+        } catch (IOException e) {
+          failure = e;
+        }
+        assertThat(failure).isNotNull();
+        assertThat(failure.getMessage())
+            .contains("on server " + doomed.endpoint)
+            .contains("remote chunk");
+        assertThat(read).isGreaterThanOrEqualTo(2 * CHUNK).isLessThan(data.length);
+        assertThat(Arrays.copyOf(got, read))
+            .as("every byte returned is right")
+            .isEqualTo(Arrays.copyOf(data, read));
+      }
+    }
+  }
+}
