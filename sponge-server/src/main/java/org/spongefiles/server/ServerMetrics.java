@@ -3,6 +3,7 @@ package org.spongefiles.server;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.spongefiles.core.pool.SharedPool;
 
@@ -56,6 +57,7 @@ final class ServerMetrics {
             .name("sponge_server_auth_failures_total")
             .help("Connections that failed to prove the cluster secret")
             .register(registry);
+    JvmMetrics.builder().register(registry);
     GaugeWithCallback.builder()
         .name("sponge_server_pool_chunks")
         .help("Chunks in the node's pool")

@@ -40,7 +40,7 @@ import org.spongefiles.core.wire.Frame;
  * tasks map directly, and lends it to SpongeFiles of other nodes over the wire protocol ({@link
  * Frame}). It reclaims chunks of dead owners every {@code sponge.server.reclaim.interval}, serves
  * Prometheus metrics and a health check, and shuts down gracefully: it stops accepting, lets
- * requests already received finish, then closes connections and unmaps the pool.
+ * requests already received finish, then closes connections and releases the pool.
  */
 public final class SpongeServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
@@ -174,18 +174,18 @@ public final class SpongeServer implements Closeable {
                 });
     String host = ServerOptions.BIND_HOST.get(conf);
     int port = SpongeOptions.SERVER_PORT.get(conf);
-    try {
-      serverChannel = bootstrap.bind(host, port).syncUninterruptibly().channel();
-    } catch (RuntimeException e) {
+    io.netty.channel.ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
+    if (!bound.isSuccess()) {
       throw new IOException(
           "Cannot listen on "
               + host
               + ":"
               + port
               + " (sponge.server.bind.host, sponge.server.port): "
-              + e.getMessage(),
-          e);
+              + bound.cause().getMessage(),
+          bound.cause());
     }
+    serverChannel = bound.channel();
     long interval = ServerOptions.RECLAIM_INTERVAL.get(conf).toMillis();
     sweeper.scheduleWithFixedDelay(reclaimer, interval, interval, TimeUnit.MILLISECONDS);
     int metricsPort = ServerOptions.METRICS_PORT.get(conf);
@@ -231,7 +231,7 @@ public final class SpongeServer implements Closeable {
 
   /**
    * Stops accepting, lets requests already received finish (up to {@code
-   * sponge.server.shutdown.timeout}), closes every connection and unmaps the pool. Idempotent.
+   * sponge.server.shutdown.timeout}), closes every connection and releases the pool. Idempotent.
    */
   @Override
   public void close() {

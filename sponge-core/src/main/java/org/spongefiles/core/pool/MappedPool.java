@@ -6,7 +6,6 @@ import static org.spongefiles.core.pool.PoolLayout.OFF_TAKEOVERS;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One mapping of a pool's files in this JVM, shared by every {@link SharedPool} handle on it and
- * unmapped when the last handle closes.
+ * One mapping of a pool's files in this JVM, shared by every {@link SharedPool} handle on it. It is
+ * never unmapped explicitly: a buffer that outlives its handle (a reader's view, a reply still
+ * queued on a socket) would then crash the JVM on its next access. Once the last handle closes the
+ * mapping is forgotten, and the garbage collector unmaps it when no buffer refers to it any more.
  */
 final class MappedPool {
   private static final Logger LOG = LoggerFactory.getLogger(MappedPool.class);
@@ -52,17 +53,10 @@ final class MappedPool {
     handles++;
   }
 
-  /** Returns true when this was the last handle and the mapping was released. */
+  /** Returns true when this was the last handle. */
   synchronized boolean release() {
     handles--;
-    if (handles > 0) {
-      return false;
-    }
-    unmap(header);
-    for (MappedByteBuffer segment : segments) {
-      unmap(segment);
-    }
-    return true;
+    return handles <= 0;
   }
 
   List<PoolChunk> allocate(ChunkOwner owner, int count) throws IOException {
@@ -275,23 +269,6 @@ final class MappedPool {
       return action.run();
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** Releases a mapping now instead of when the garbage collector finds it. */
-  static void unmap(ByteBuffer buffer) {
-    if (buffer == null || !buffer.isDirect()) {
-      return;
-    }
-    try {
-      Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-      java.lang.reflect.Field field = unsafeClass.getDeclaredField("theUnsafe");
-      field.setAccessible(true);
-      Object unsafe = field.get(null);
-      Method invokeCleaner = unsafeClass.getMethod("invokeCleaner", ByteBuffer.class);
-      invokeCleaner.invoke(unsafe, buffer);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      LOG.debug("Cannot unmap a pool mapping now; the garbage collector will", e);
     }
   }
 }

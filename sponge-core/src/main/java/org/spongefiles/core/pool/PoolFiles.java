@@ -203,10 +203,6 @@ final class PoolFiles {
         Files.createLink(meta, temp);
       } catch (FileAlreadyExistsException lost) {
         LOG.debug("Another process created pool {} first; attaching to it", meta);
-        MappedPool.unmap(header);
-        for (MappedByteBuffer segment : segments) {
-          MappedPool.unmap(segment);
-        }
         return null;
       }
       published = true;

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * bytes never do. See {@link PoolLayout} for the byte layout.
  *
  * <p>Handles are cheap: every {@link #open} returns a new handle on the JVM's one mapping of the
- * pool, and the mapping is released when the last handle closes. Chunk buffers obtained from a
- * handle must not be used after it closes.
+ * pool. Every method of a closed handle throws {@link IllegalStateException}; the mapping itself is
+ * released by the garbage collector once no buffer refers to it, never while one still does.
  */
 public final class SharedPool implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedPool.class);
@@ -162,11 +162,13 @@ public final class SharedPool implements Closeable {
 
   /** The current allocation generation of {@code chunk}. */
   public long generation(int chunk) {
+    checkOpen();
     return pool.generation(chunk);
   }
 
   /** True when {@code chunk} is still allocated at the generation of the handle. */
   public boolean isCurrent(PoolChunk chunk) {
+    checkOpen();
     return pool.generation(chunk.index()) == chunk.generation();
   }
 
@@ -195,6 +197,7 @@ public final class SharedPool implements Closeable {
 
   /** The node name of a host-table id, or null when unknown. */
   public String hostName(int host) {
+    checkOpen();
     return pool.hostName(host);
   }
 
@@ -207,6 +210,7 @@ public final class SharedPool implements Closeable {
   }
 
   public int freeChunks() {
+    checkOpen();
     return pool.freeChunks();
   }
 
@@ -220,11 +224,13 @@ public final class SharedPool implements Closeable {
 
   /** The pid holding the pool lock at this instant, 0 when free. */
   public int lockHolderPid() {
+    checkOpen();
     return pool.holderPid();
   }
 
   /** Counters kept in the pool's header since it was created. */
   public PoolStats stats() {
+    checkOpen();
     return new PoolStats(
         chunkCount(),
         freeChunks(),
@@ -234,7 +240,7 @@ public final class SharedPool implements Closeable {
         pool.takeovers());
   }
 
-  /** Releases this handle; the mapping goes with the JVM's last handle. Idempotent. */
+  /** Releases this handle; the JVM forgets the mapping with its last handle. Idempotent. */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
