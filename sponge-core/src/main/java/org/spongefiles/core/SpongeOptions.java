@@ -144,8 +144,9 @@ public final class SpongeOptions implements OptionSet {
       ConfigOption.duration("sponge.remote.io.timeout", Duration.ofSeconds(30))
           .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofHours(1)))
           .describe(
-              "How long a request to a sponge server may make no progress before the server is "
-                  + "considered failed (a write goes elsewhere; a read fails the task attempt).");
+              "How long one request to a sponge server (a chunk write or read included) may take "
+                  + "before the server is considered failed: a write goes elsewhere, a read fails "
+                  + "the task attempt.");
 
   public static final ConfigOption<Integer> REMOTE_ALLOCATE_BATCH =
       ConfigOption.integer("sponge.remote.allocate.batch", 4)

@@ -27,6 +27,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
   FrameDecoder(int maxPayload, String peer) {
     this.maxPayload = maxPayload;
     this.peer = peer;
+    setCumulator(COMPOSITE_CUMULATOR);
   }
 
   @Override

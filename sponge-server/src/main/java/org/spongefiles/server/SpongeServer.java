@@ -1,6 +1,7 @@
 package org.spongefiles.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -153,6 +154,10 @@ public final class SpongeServer implements Closeable {
             .group(boss, workers)
             .channel(NioServerSocketChannel.class)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
+            .childOption(
+                ChannelOption.RCVBUF_ALLOCATOR,
+                new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE))
             .childOption(
                 ChannelOption.WRITE_BUFFER_WATER_MARK,
                 new WriteBufferWaterMark(2 * pool.chunkSize(), 8 * pool.chunkSize()))

@@ -66,7 +66,7 @@ public final class RemoteConnection implements Closeable {
   }
 
   private void handshake(ClientIdentity identity, ClusterSecret secret) throws IOException {
-    Frame first = receive(Frame.MAX_CONTROL_PAYLOAD);
+    Frame first = exchange(() -> receive(Frame.MAX_CONTROL_PAYLOAD));
     if (first.opcode() == Opcode.ERROR) {
       throw ErrorBody.decode(first.payload(), server.toString());
     }
@@ -135,16 +135,19 @@ public final class RemoteConnection implements Closeable {
   /** Reads {@code dst.remaining()} bytes of {@code chunk} at {@code offset} into {@code dst}. */
   public void read(PoolChunk chunk, int offset, ByteBuffer dst) throws IOException {
     int length = dst.remaining();
-    long id = send(Opcode.READ, new ChunkRange(chunk, offset, length).encodeRead());
-    int payload = receiveHeader(id, Opcode.DATA, length);
-    if (payload != length) {
-      broken = true;
-      throw new WireException(
-          ErrorCode.MALFORMED_FRAME,
-          server.toString(),
-          "DATA of " + payload + " bytes for a read of " + length);
-    }
-    io(() -> channel.readFully(dst));
+    exchange(
+        () -> {
+          long id = send(Opcode.READ, new ChunkRange(chunk, offset, length).encodeRead());
+          int payload = receiveHeader(id, Opcode.DATA, length);
+          if (payload != length) {
+            throw new WireException(
+                ErrorCode.MALFORMED_FRAME,
+                server.toString(),
+                "DATA of " + payload + " bytes for a read of " + length);
+          }
+          channel.readFully(dst);
+          return null;
+        });
   }
 
   /** Frees chunks; returns how many the server freed. */
@@ -196,17 +199,42 @@ public final class RemoteConnection implements Closeable {
 
   private Frame call(Opcode request, Opcode expected, int maxReply, ByteBuffer... body)
       throws IOException {
-    long id = send(request, body);
-    int length = receiveHeader(id, expected, maxReply);
-    ByteBuffer payload = ByteBuffer.allocate(length);
-    io(() -> channel.readFully(payload));
-    return new Frame(expected, Frame.FLAG_RESPONSE, id, payload.flip());
+    return exchange(
+        () -> {
+          long id = send(request, body);
+          int length = receiveHeader(id, expected, maxReply);
+          ByteBuffer payload = ByteBuffer.allocate(length);
+          channel.readFully(payload);
+          return new Frame(expected, Frame.FLAG_RESPONSE, id, payload.flip());
+        });
   }
 
-  private long send(Opcode opcode, ByteBuffer... body) throws IOException {
+  /**
+   * Runs one request under the channel's timeout. A refusal leaves the connection usable; any other
+   * failure breaks it, and I/O failures are reported as CONNECTION errors naming the server.
+   */
+  private <T> T exchange(TimedChannel.Request<T> request) throws IOException {
     if (broken) {
       throw new WireException(ErrorCode.CONNECTION, server.toString(), "connection is broken");
     }
+    try {
+      return channel.request(request);
+    } catch (WireException e) {
+      if (e.code().closesConnection() || !refusalOrChunkError(e.code())) {
+        broken = true;
+      }
+      throw e;
+    } catch (IOException e) {
+      broken = true;
+      throw new WireException(ErrorCode.CONNECTION, server.toString(), e.toString(), e);
+    }
+  }
+
+  private static boolean refusalOrChunkError(ErrorCode code) {
+    return code.isRefusal() || code == ErrorCode.NO_SUCH_CHUNK || code == ErrorCode.INTERNAL;
+  }
+
+  private long send(Opcode opcode, ByteBuffer... body) throws IOException {
     long id = nextRequestId++;
     int length = 0;
     for (ByteBuffer part : body) {
@@ -218,7 +246,7 @@ public final class RemoteConnection implements Closeable {
     ByteBuffer[] all = new ByteBuffer[body.length + 1];
     all[0] = header;
     System.arraycopy(body, 0, all, 1, body.length);
-    io(() -> channel.writeFully(all));
+    channel.writeFully(all);
     return id;
   }
 
@@ -227,29 +255,18 @@ public final class RemoteConnection implements Closeable {
    */
   private int receiveHeader(long id, Opcode expected, int maxPayload) throws IOException {
     header.clear();
-    io(() -> channel.readFully(header));
+    channel.readFully(header);
     header.flip();
     Opcode opcode = Opcode.fromCode(header.get(5));
     int limit = opcode == Opcode.ERROR ? Frame.MAX_CONTROL_PAYLOAD : Math.max(maxPayload, 0);
-    int length;
-    try {
-      length = Frame.checkHeader(header, limit, server.toString());
-    } catch (WireException e) {
-      broken = true;
-      throw e;
-    }
+    int length = Frame.checkHeader(header, limit, server.toString());
     long replyId = header.getLong(8);
     if (opcode == Opcode.ERROR) {
       ByteBuffer body = ByteBuffer.allocate(length);
-      io(() -> channel.readFully(body));
-      WireException error = ErrorBody.decode(body.flip(), server.toString());
-      if (error.code().closesConnection()) {
-        broken = true;
-      }
-      throw error;
+      channel.readFully(body);
+      throw ErrorBody.decode(body.flip(), server.toString());
     }
     if (replyId != id || opcode != expected || (header.getShort(6) & Frame.FLAG_RESPONSE) == 0) {
-      broken = true;
       throw new WireException(
           ErrorCode.OUT_OF_ORDER,
           server.toString(),
@@ -260,29 +277,13 @@ public final class RemoteConnection implements Closeable {
 
   private Frame receive(int maxPayload) throws IOException {
     header.clear();
-    io(() -> channel.readFully(header));
+    channel.readFully(header);
     header.flip();
     int length = Frame.checkHeader(header, maxPayload, server.toString());
     Opcode opcode = Opcode.fromCode(header.get(5));
     ByteBuffer payload = ByteBuffer.allocate(length);
-    io(() -> channel.readFully(payload));
+    channel.readFully(payload);
     return new Frame(opcode, header.getShort(6), header.getLong(8), payload.flip());
-  }
-
-  private interface Io {
-    void run() throws IOException;
-  }
-
-  private void io(Io action) throws IOException {
-    try {
-      action.run();
-    } catch (WireException e) {
-      broken = true;
-      throw e;
-    } catch (IOException e) {
-      broken = true;
-      throw new WireException(ErrorCode.CONNECTION, server.toString(), e.toString(), e);
-    }
   }
 
   @Override

@@ -6,28 +6,37 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A socket channel with blocking semantics and real timeouts (a blocking {@link SocketChannel}
- * ignores SO_TIMEOUT): every wait goes through a private selector. Data moves straight between the
- * socket and the caller's buffers, so reading into a direct buffer costs no extra copy.
+ * A blocking socket channel with real timeouts. A blocking {@link SocketChannel} ignores
+ * SO_TIMEOUT, and waiting through a selector costs an extra system call per wait; instead each
+ * request runs in blocking mode, so the kernel moves whole buffers, under a watchdog that closes
+ * the channel if the request takes longer than the timeout. Data moves straight between the socket
+ * and the caller's buffers, so reading into a direct buffer costs no extra copy.
  */
 final class TimedChannel implements Closeable {
+  private static final ScheduledExecutorService WATCHDOG =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "sponge-remote-watchdog");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   private final SocketChannel channel;
-  private final Selector selector;
-  private final SelectionKey key;
   private final long timeoutMillis;
   private final String peer;
+  private volatile boolean timedOut;
 
-  private TimedChannel(SocketChannel channel, Selector selector, long timeoutMillis, String peer)
-      throws IOException {
+  private TimedChannel(SocketChannel channel, long timeoutMillis, String peer) {
     this.channel = channel;
-    this.selector = selector;
-    this.key = channel.register(selector, 0);
     this.timeoutMillis = timeoutMillis;
     this.peer = peer;
   }
@@ -35,24 +44,54 @@ final class TimedChannel implements Closeable {
   static TimedChannel connect(ServerAddress address, Duration connectTimeout, Duration ioTimeout)
       throws IOException {
     SocketChannel channel = SocketChannel.open();
-    Selector selector = null;
     try {
-      channel.configureBlocking(false);
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      selector = Selector.open();
-      TimedChannel timed =
-          new TimedChannel(channel, selector, ioTimeout.toMillis(), address.toString());
-      if (!channel.connect(address.socketAddress())) {
-        timed.await(SelectionKey.OP_CONNECT, connectTimeout.toMillis(), "connecting");
-        channel.finishConnect();
-      }
-      return timed;
+      channel
+          .socket()
+          .connect(address.socketAddress(), (int) Math.max(1, connectTimeout.toMillis()));
+      return new TimedChannel(channel, ioTimeout.toMillis(), address.toString());
+    } catch (SocketTimeoutException e) {
+      channel.close();
+      throw new SocketTimeoutException(
+          "Cannot connect to " + address + " within " + connectTimeout.toMillis() + " ms");
     } catch (IOException | RuntimeException e) {
       channel.close();
-      if (selector != null) {
-        selector.close();
+      throw e;
+    }
+  }
+
+  /** Runs one request (its writes and reads) under the watchdog. */
+  <T> T request(Request<T> body) throws IOException {
+    ScheduledFuture<?> watchdog =
+        WATCHDOG.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
+    try {
+      return body.run();
+    } catch (ClosedChannelException e) {
+      if (timedOut) {
+        throw new SocketTimeoutException(
+            "No answer from "
+                + peer
+                + " within "
+                + timeoutMillis
+                + " ms (sponge.remote.io.timeout)");
       }
       throw e;
+    } finally {
+      watchdog.cancel(false);
+    }
+  }
+
+  /** A request's I/O. */
+  interface Request<T> {
+    T run() throws IOException;
+  }
+
+  private void expire() {
+    timedOut = true;
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // The request sees the closed channel either way.
     }
   }
 
@@ -63,48 +102,21 @@ final class TimedChannel implements Closeable {
       left += buffer.remaining();
     }
     while (left > 0) {
-      long n = channel.write(buffers);
-      if (n == 0) {
-        await(SelectionKey.OP_WRITE, timeoutMillis, "writing");
-      }
-      left -= n;
+      left -= channel.write(buffers);
     }
   }
 
   /** Fills {@code buffer} to its limit. */
   void readFully(ByteBuffer buffer) throws IOException {
     while (buffer.hasRemaining()) {
-      int n = channel.read(buffer);
-      if (n < 0) {
+      if (channel.read(buffer) < 0) {
         throw new EOFException("Connection to " + peer + " closed by the server");
-      }
-      if (n == 0) {
-        await(SelectionKey.OP_READ, timeoutMillis, "reading");
-      }
-    }
-  }
-
-  private void await(int op, long millis, String what) throws IOException {
-    key.interestOps(op);
-    try {
-      if (selector.select(millis) == 0) {
-        throw new SocketTimeoutException(
-            "No progress " + what + " " + peer + " for " + millis + " ms");
-      }
-      selector.selectedKeys().clear();
-    } finally {
-      if (key.isValid()) {
-        key.interestOps(0);
       }
     }
   }
 
   @Override
   public void close() throws IOException {
-    try {
-      channel.close();
-    } finally {
-      selector.close();
-    }
+    channel.close();
   }
 }
