@@ -40,6 +40,10 @@ final class SpongeTaskSettings {
     SpongeOptions.DFS_DIR.get(conf);
     SpongeOptions.DFS_LIMIT.get(conf);
     SpongeOptions.NODE_ID.get(conf);
+    for (org.spongefiles.core.config.ConfigOption<?> option :
+        new org.spongefiles.core.cluster.ClusterOptions().options()) {
+      option.get(conf);
+    }
     new org.spongefiles.core.remote.RemoteSettings(conf);
     org.spongefiles.core.wire.ClusterSecret.fromConfiguration(conf);
   }

@@ -7,6 +7,9 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.cluster.RackResolver;
+import org.spongefiles.core.cluster.TrackerServerSource;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.SharedPool;
@@ -14,6 +17,7 @@ import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.RemoteTier;
+import org.spongefiles.core.remote.ServerSource;
 import org.spongefiles.core.remote.StaticServerSource;
 import org.spongefiles.core.tier.DfsTier;
 import org.spongefiles.core.tier.DiskTier;
@@ -81,8 +85,11 @@ final class TierChainFactory {
   private static RemoteTier openRemote(Configuration conf, TaskIdentity task) {
     RemoteSettings settings = new RemoteSettings(conf);
     ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
-    if (settings.servers().isEmpty()) {
-      LOG.debug("No sponge servers configured (sponge.remote.servers) for {}", task);
+    boolean tracked = !ClusterOptions.TRACKER_ADDRESSES.get(conf).isEmpty();
+    if (!tracked && settings.servers().isEmpty()) {
+      LOG.debug(
+          "No memory tracker (sponge.tracker.addresses) nor servers (sponge.remote.servers) for {}",
+          task);
       return null;
     }
     ClientIdentity identity =
@@ -99,7 +106,11 @@ final class TierChainFactory {
             settings.connectTimeout(),
             settings.ioTimeout(),
             settings.connectionsPerServer());
-    return new RemoteTier(new StaticServerSource(settings.servers()), connections, settings);
+    ServerSource source =
+        tracked
+            ? new TrackerServerSource(conf, RackResolver.rackOf(conf, task.node()), connections)
+            : new StaticServerSource(settings.servers());
+    return new RemoteTier(source, connections, settings);
   }
 
   private static PoolTier openPool(Configuration conf, TaskIdentity task) throws IOException {

@@ -3,6 +3,7 @@ package org.spongefiles.server;
 import java.time.Duration;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -29,7 +30,7 @@ public final class ServerAdmin {
       System.exit(2);
     }
     try {
-      Configuration conf = DaemonConfiguration.parse(Arrays.asList(args).subList(1, args.length));
+      Configuration conf = DaemonArguments.parse(Arrays.asList(args).subList(1, args.length));
       ClientIdentity admin =
           new ClientIdentity(
               "",

@@ -1,20 +1,17 @@
 package org.spongefiles.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolChunk;
-import org.spongefiles.core.wire.Challenge;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -24,6 +21,9 @@ import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.core.wire.netty.Handshake;
+import org.spongefiles.core.wire.netty.InboundFrame;
+import org.spongefiles.core.wire.netty.Responses;
 
 /**
  * One client connection: challenge, authentication, then requests. A refusal (pool full, over
@@ -34,13 +34,11 @@ import org.spongefiles.core.wire.WireException;
  */
 final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final PoolService service;
-  private final ClusterSecret secret;
+  private final Handshake handshake;
   private final ServerMetrics metrics;
   private final SpongeServer server;
-  private final byte[] nonce = new byte[32];
   private String peer = "?";
   private Hello hello;
   private String nodeKey;
@@ -50,7 +48,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   ServerHandler(
       PoolService service, ClusterSecret secret, ServerMetrics metrics, SpongeServer server) {
     this.service = service;
-    this.secret = secret;
+    this.handshake = new Handshake(secret);
     this.metrics = metrics;
     this.server = server;
   }
@@ -59,11 +57,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   public void channelActive(ChannelHandlerContext ctx) {
     peer = String.valueOf(ctx.channel().remoteAddress());
     metrics.connections.inc();
-    RANDOM.nextBytes(nonce);
-    Challenge challenge =
-        new Challenge(nonce, secret != null, service.chunkSize(), service.endpoint());
-    ctx.writeAndFlush(
-        Responses.frame(ctx, Opcode.CHALLENGE, 0, 0, Unpooled.wrappedBuffer(challenge.encode())));
+    handshake.challenge(ctx, service.chunkSize(), service.endpoint());
     ctx.fireChannelActive();
   }
 
@@ -101,25 +95,16 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   }
 
   private void hello(ChannelHandlerContext ctx, InboundFrame frame) throws IOException {
-    if (frame.opcode != Opcode.HELLO) {
-      throw new WireException(ErrorCode.NOT_AUTHENTICATED, peer, frame.opcode + " before HELLO");
-    }
-    Hello candidate = Hello.decode(frame.payload.nioBuffer(), peer);
-    byte[] serverProof = new byte[0];
-    if (secret != null) {
-      if (!secret.verify(
-          candidate.proof, "client", nonce, candidate.clientNonce, candidate.identityBytes())) {
+    Hello accepted;
+    try {
+      accepted = handshake.accept(ctx, frame, peer);
+    } catch (WireException e) {
+      if (e.code() == ErrorCode.AUTH_FAILED) {
         metrics.authFailures.inc();
-        throw new WireException(
-            ErrorCode.AUTH_FAILED,
-            peer,
-            candidate.proof.length == 0
-                ? "the client did not prove the cluster secret"
-                : "the client's proof of the cluster secret is wrong");
       }
-      serverProof = secret.proof("server", nonce, candidate.clientNonce);
+      throw e;
     }
-    hello = candidate;
+    hello = accepted;
     java.net.SocketAddress remote = ctx.channel().remoteAddress();
     String peerHost =
         remote instanceof java.net.InetSocketAddress
@@ -131,7 +116,6 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         peer,
         hello.taskId,
         nodeKey.isEmpty() ? "(this node)" : nodeKey);
-    reply(ctx, Opcode.HELLO_OK, frame.requestId, ByteBuffer.wrap(serverProof));
   }
 
   private void serve(ChannelHandlerContext ctx, InboundFrame frame) throws IOException {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.DaemonArguments;
 
 /**
  * Runs a sponge server until the process is told to stop (SIGTERM runs a graceful shutdown).
@@ -18,7 +19,7 @@ public final class ServerMain {
   public static void main(String[] args) throws Exception {
     Configuration conf;
     try {
-      conf = DaemonConfiguration.parse(Arrays.asList(args));
+      conf = DaemonArguments.parse(Arrays.asList(args));
     } catch (IllegalArgumentException e) {
       System.err.println("sponge-server: " + e.getMessage());
       System.err.println("usage: ServerMain --conf sponge-site.xml [-Dkey=value ...]");

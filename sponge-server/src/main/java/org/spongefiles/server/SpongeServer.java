@@ -22,19 +22,28 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.TaskIdentity;
+import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.cluster.RackResolver;
+import org.spongefiles.core.cluster.ServerRegistration;
+import org.spongefiles.core.cluster.ServerRegistry;
+import org.spongefiles.core.cluster.ZooKeeperClients;
+import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteSettings;
+import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.netty.FrameDecoder;
 
 /**
  * A node's sponge server: attaches to (or creates) the node's shared pool, the same one the node's
@@ -57,13 +66,17 @@ public final class SpongeServer implements Closeable {
   private final Duration shutdownTimeout;
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final String rack;
   private Channel serverChannel;
   private HTTPServer http;
+  private CuratorFramework zookeeper;
+  private Closeable registration;
 
   private SpongeServer(Configuration conf, SharedPool pool) {
     this.pool = pool;
     String node = TaskIdentity.nodeName(conf);
     this.endpoint = RemoteSettings.nodeServerEndpoint(conf, node);
+    this.rack = RackResolver.rackOf(conf, node);
     this.metrics = new ServerMetrics(pool);
     this.shutdownTimeout = ServerOptions.SHUTDOWN_TIMEOUT.get(conf);
     this.boss = new NioEventLoopGroup(1);
@@ -140,6 +153,9 @@ public final class SpongeServer implements Closeable {
     for (org.spongefiles.core.config.ConfigOption<?> option : new ServerOptions().options()) {
       option.get(conf);
     }
+    for (org.spongefiles.core.config.ConfigOption<?> option : new ClusterOptions().options()) {
+      option.get(conf);
+    }
     for (org.spongefiles.core.config.ConfigOption<?> option : new SpongeOptions().options()) {
       option.get(conf);
     }
@@ -197,9 +213,19 @@ public final class SpongeServer implements Closeable {
     if (metricsPort >= 0) {
       http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
     }
+    if (!ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
+      zookeeper = ZooKeeperClients.start(conf);
+      registration =
+          ServerRegistry.register(
+              zookeeper,
+              ZooKeeperLayout.fromConfiguration(conf),
+              new ServerRegistration(
+                  ServerAddress.parse(endpoint), rack, pool.chunkCount(), pool.chunkSize()));
+    }
     LOG.info(
-        "Sponge server {} listening on {} with pool {} ({}){}",
+        "Sponge server {} (rack {}) listening on {} with pool {} ({}){}",
         endpoint,
+        rack,
         serverChannel.localAddress(),
         pool.metadataFile(),
         pool.stats(),
@@ -244,6 +270,7 @@ public final class SpongeServer implements Closeable {
       return;
     }
     draining.set(true);
+    unregister();
     if (serverChannel != null) {
       serverChannel.close().syncUninterruptibly();
     }
@@ -276,6 +303,26 @@ public final class SpongeServer implements Closeable {
     boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     pool.close();
     LOG.info("Sponge server {} stopped", endpoint);
+  }
+
+  /** Leaves the ZooKeeper registry so trackers stop listing this server. */
+  private void unregister() {
+    try {
+      if (registration != null) {
+        registration.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not unregister {} from ZooKeeper: {}", endpoint, e.toString());
+    } finally {
+      if (zookeeper != null) {
+        zookeeper.close();
+      }
+    }
+  }
+
+  /** The rack this server registered in. */
+  public String rack() {
+    return rack;
   }
 
   @Override

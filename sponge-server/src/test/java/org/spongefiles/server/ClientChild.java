@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
 
@@ -18,7 +19,7 @@ import org.spongefiles.core.tier.TierKind;
 public final class ClientChild {
   public static void main(String[] args) throws Exception {
     List<String> rest = Arrays.asList(args).subList(2, args.length);
-    Configuration conf = DaemonConfiguration.parse(rest);
+    Configuration conf = DaemonArguments.parse(rest);
     SpongeTask task = SpongeTask.open(conf, args[0]);
     SpongeFile file = task.create("held");
     int chunkSize = task.chunkSize();

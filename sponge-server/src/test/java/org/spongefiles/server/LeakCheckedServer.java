@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.spongefiles.core.config.DaemonArguments;
 
 /**
  * A sponge server with Netty's paranoid leak detection and a detector that counts every leak it
@@ -42,7 +43,7 @@ public final class LeakCheckedServer {
             };
           }
         });
-    SpongeServer server = SpongeServer.start(DaemonConfiguration.parse(Arrays.asList(args)));
+    SpongeServer server = SpongeServer.start(DaemonArguments.parse(Arrays.asList(args)));
     System.out.println("READY " + server.endpoint());
     System.out.flush();
     BufferedReader in =

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -103,13 +104,12 @@ class ServerLifecycleTest {
           "<configuration><property><name>sponge.server.threads</name><value>3</value></property>"
               + "<property><name>sponge.pool.size</name><value>2m</value></property></configuration>");
       Configuration conf =
-          DaemonConfiguration.parse(List.of("--conf", site.toString(), "-Dsponge.pool.size=4m"));
+          DaemonArguments.parse(List.of("--conf", site.toString(), "-Dsponge.pool.size=4m"));
       assertThat(conf.get("sponge.server.threads")).isEqualTo("3");
       assertThat(conf.get("sponge.pool.size")).isEqualTo("4m");
-      assertThatThrownBy(
-              () -> DaemonConfiguration.parse(List.of("--conf", "/nonexistent/site.xml")))
+      assertThatThrownBy(() -> DaemonArguments.parse(List.of("--conf", "/nonexistent/site.xml")))
           .hasMessageContaining("cannot be read");
-      assertThatThrownBy(() -> DaemonConfiguration.parse(List.of("--port")))
+      assertThatThrownBy(() -> DaemonArguments.parse(List.of("--port")))
           .hasMessageContaining("unknown argument '--port'");
     } finally {
       java.nio.file.Files.deleteIfExists(site);

@@ -14,6 +14,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorBody;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
@@ -180,6 +181,13 @@ public final class RemoteConnection implements Closeable {
     return alive;
   }
 
+  /** Asks a memory tracker for the free list of {@code rack}. */
+  public FreeList freeList(String rack) throws IOException {
+    Frame reply =
+        call(Opcode.FREE_LIST, Opcode.FREE_LIST_REPLY, 4 << 20, FreeList.encodeRequest(rack));
+    return FreeList.decode(reply.payload(), server.toString());
+  }
+
   public ServerAddress server() {
     return server;
   }
@@ -231,7 +239,10 @@ public final class RemoteConnection implements Closeable {
   }
 
   private static boolean refusalOrChunkError(ErrorCode code) {
-    return code.isRefusal() || code == ErrorCode.NO_SUCH_CHUNK || code == ErrorCode.INTERNAL;
+    return code.isRefusal()
+        || code == ErrorCode.NO_SUCH_CHUNK
+        || code == ErrorCode.INTERNAL
+        || code == ErrorCode.NOT_LEADER;
   }
 
   private long send(Opcode opcode, ByteBuffer... body) throws IOException {

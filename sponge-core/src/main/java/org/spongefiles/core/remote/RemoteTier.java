@@ -104,13 +104,27 @@ public final class RemoteTier implements Tier {
     return null;
   }
 
-  /** Servers already used by this task first, then the source's candidates. */
+  /**
+   * Servers this task already uses and that still have room first (affinity), then the source's
+   * candidates, then the used servers that are nearly full (they may still take a chunk).
+   */
   private List<ServerAddress> order() {
-    LinkedHashSet<ServerAddress> ordered;
+    List<ServerAddress> affine;
     synchronized (this) {
-      ordered = new LinkedHashSet<>(used);
+      affine = new ArrayList<>(used);
     }
-    ordered.addAll(source.candidates());
+    List<ServerAddress> candidates = source.candidates();
+    LinkedHashSet<ServerAddress> ordered = new LinkedHashSet<>();
+    List<ServerAddress> crowded = new ArrayList<>();
+    for (ServerAddress server : affine) {
+      if (source.hasRoom(server)) {
+        ordered.add(server);
+      } else {
+        crowded.add(server);
+      }
+    }
+    ordered.addAll(candidates);
+    ordered.addAll(crowded);
     return new ArrayList<>(ordered);
   }
 

@@ -15,6 +15,15 @@ public interface ServerSource extends Closeable {
   /** A server declined a chunk for lack of room: the source's view of it is stale. */
   default void reportFull(ServerAddress server) {}
 
+  /**
+   * Whether {@code server} still has clear room by the source's view. A task prefers servers it
+   * already uses only while they do, so it does not pile chunks on a nearly full node while others
+   * are empty.
+   */
+  default boolean hasRoom(ServerAddress server) {
+    return true;
+  }
+
   @Override
   default void close() {}
 }

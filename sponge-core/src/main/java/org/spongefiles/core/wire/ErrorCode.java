@@ -14,7 +14,9 @@ public enum ErrorCode {
   SHUTTING_DOWN(10, true),
   INTERNAL(11, false),
   /** A connection failed (never sent on the wire; reported by the client side). */
-  CONNECTION(12, true);
+  CONNECTION(12, true),
+  /** This tracker is not the leader; the message is the leader's host:port, or empty. */
+  NOT_LEADER(13, false);
 
   private static final ErrorCode[] BY_CODE = new ErrorCode[64];
 

@@ -32,6 +32,10 @@ public enum Opcode {
   LIVENESS(20),
   /** One flag per process asked about. */
   LIVENESS_REPLY(21),
+  /** Ask the memory tracker for the servers with free memory in a rack. */
+  FREE_LIST(22),
+  /** The rack's servers with room, in the order to try them, and the age of that view. */
+  FREE_LIST_REPLY(23),
   /** A typed refusal or failure: error code and a sentence. */
   ERROR(127);
 

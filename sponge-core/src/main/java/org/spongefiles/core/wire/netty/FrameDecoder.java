@@ -1,4 +1,4 @@
-package org.spongefiles.server;
+package org.spongefiles.core.wire.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,12 +19,12 @@ import org.spongefiles.core.wire.WireException;
  *  after:   InboundFrame(op, flags, request id, payload slice of exactly length bytes)
  * </pre>
  */
-final class FrameDecoder extends ByteToMessageDecoder {
+public final class FrameDecoder extends ByteToMessageDecoder {
   private final int maxPayload;
   private final String peer;
   private boolean failed;
 
-  FrameDecoder(int maxPayload, String peer) {
+  public FrameDecoder(int maxPayload, String peer) {
     this.maxPayload = maxPayload;
     this.peer = peer;
     setCumulator(COMPOSITE_CUMULATOR);

@@ -1,4 +1,4 @@
-package org.spongefiles.server;
+package org.spongefiles.core.wire.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package org.spongefiles.server;
+package org.spongefiles.core.wire.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -10,10 +10,10 @@ import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
 
 /** Builds outbound frames: a header buffer followed by the payload, without copying it. */
-final class Responses {
+public final class Responses {
   private Responses() {}
 
-  static ByteBuf frame(
+  public static ByteBuf frame(
       ChannelHandlerContext ctx, Opcode opcode, int flags, long requestId, ByteBuf payload) {
     ByteBuf header = ctx.alloc().buffer(Frame.HEADER_SIZE);
     header.writeInt(Frame.MAGIC);
@@ -25,12 +25,13 @@ final class Responses {
     return Unpooled.wrappedUnmodifiableBuffer(header, payload);
   }
 
-  static ByteBuf response(
+  public static ByteBuf response(
       ChannelHandlerContext ctx, Opcode opcode, long requestId, ByteBuffer body) {
     return frame(ctx, opcode, Frame.FLAG_RESPONSE, requestId, Unpooled.wrappedBuffer(body));
   }
 
-  static ByteBuf error(ChannelHandlerContext ctx, long requestId, ErrorCode code, String message) {
+  public static ByteBuf error(
+      ChannelHandlerContext ctx, long requestId, ErrorCode code, String message) {
     return frame(
         ctx,
         Opcode.ERROR,

@@ -1,4 +1,4 @@
-package org.spongefiles.server;
+package org.spongefiles.core.wire.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AbstractReferenceCounted;
@@ -6,13 +6,13 @@ import io.netty.util.ReferenceCounted;
 import org.spongefiles.core.wire.Opcode;
 
 /** A decoded request: header fields and the payload, which this frame owns and releases. */
-final class InboundFrame extends AbstractReferenceCounted {
-  final Opcode opcode;
-  final int flags;
-  final long requestId;
-  final ByteBuf payload;
+public final class InboundFrame extends AbstractReferenceCounted {
+  public final Opcode opcode;
+  public final int flags;
+  public final long requestId;
+  public final ByteBuf payload;
 
-  InboundFrame(Opcode opcode, int flags, long requestId, ByteBuf payload) {
+  public InboundFrame(Opcode opcode, int flags, long requestId, ByteBuf payload) {
     this.opcode = opcode;
     this.flags = flags;
     this.requestId = requestId;

@@ -1,4 +1,4 @@
-package org.spongefiles.server;
+package org.spongefiles.core.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +9,8 @@ import org.apache.hadoop.conf.Configuration;
  * A daemon's configuration from its command line: {@code --conf <sponge-site.xml>} (any number,
  * later files win) and {@code -Dkey=value} overrides (win over files).
  */
-public final class DaemonConfiguration {
-  private DaemonConfiguration() {}
+public final class DaemonArguments {
+  private DaemonArguments() {}
 
   /**
    * @throws IllegalArgumentException naming the argument when the command line is not usable

@@ -1,0 +1,104 @@
+package org.spongefiles.core.cluster;
+
+import java.time.Duration;
+import java.util.List;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.Validator;
+
+/**
+ * Keys for finding remote memory through the memory tracker and ZooKeeper, read by tasks, sponge
+ * servers and trackers alike.
+ */
+public final class ClusterOptions implements OptionSet {
+
+  public static final ConfigOption<String> ZOOKEEPER_QUORUM =
+      ConfigOption.string("sponge.zookeeper.quorum", "")
+          .describe(
+              "ZooKeeper connect string (zk1:2181,zk2:2181,zk3:2181). Sponge servers register there"
+                  + " and trackers elect their leader there; tasks read it only when no tracker "
+                  + "answers. Empty: no ZooKeeper.");
+
+  public static final ConfigOption<String> ZOOKEEPER_ROOT =
+      ConfigOption.string("sponge.zookeeper.root", "/spongefiles")
+          .validate(Validator.nonBlank())
+          .describe("ZooKeeper path under which SpongeFiles keeps its nodes.");
+
+  public static final ConfigOption<Duration> ZOOKEEPER_SESSION_TIMEOUT =
+      ConfigOption.duration("sponge.zookeeper.session.timeout", Duration.ofSeconds(10))
+          .validate(Validator.durationBetween(Duration.ofMillis(500), Duration.ofMinutes(10)))
+          .describe(
+              "ZooKeeper session timeout of servers and trackers: how long after a crash a "
+                  + "server leaves the registry and a dead leader is replaced.");
+
+  public static final ConfigOption<Duration> ZOOKEEPER_CONNECT_TIMEOUT =
+      ConfigOption.duration("sponge.zookeeper.connect.timeout", Duration.ofSeconds(5))
+          .validate(Validator.durationBetween(Duration.ofMillis(100), Duration.ofMinutes(10)))
+          .describe("How long to wait for a ZooKeeper connection before reporting it unavailable.");
+
+  public static final ConfigOption<String> RACK =
+      ConfigOption.string("sponge.rack", "")
+          .describe(
+              "This node's rack. Empty: resolved the way Hadoop resolves racks, through "
+                  + "net.topology.node.switch.mapping.impl (a topology script or table), else "
+                  + "/default-rack. Remote memory is only borrowed within a rack.");
+
+  public static final ConfigOption<List<String>> TRACKER_ADDRESSES =
+      ConfigOption.list("sponge.tracker.addresses", List.of())
+          .describe(
+              "The memory trackers (host:port), any of them; a tracker that is not the leader "
+                  + "points to the leader. Empty: tasks use sponge.remote.servers.");
+
+  public static final ConfigOption<Duration> TRACKER_TIMEOUT =
+      ConfigOption.duration("sponge.tracker.timeout", Duration.ofMillis(500))
+          .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofMinutes(1)))
+          .describe(
+              "The longest a spill waits for a fresh free list from the tracker; past it the "
+                  + "task uses the list it has, then the registered servers, then disk.");
+
+  public static final ConfigOption<Duration> TRACKER_REFRESH =
+      ConfigOption.duration("sponge.tracker.refresh", Duration.ofSeconds(2))
+          .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofHours(1)))
+          .describe("Age at which a task asks the tracker for its rack's free list again.");
+
+  public static final ConfigOption<Double> TRACKER_NEARLY_FULL =
+      ConfigOption.decimal("sponge.tracker.nearly.full", 0.05)
+          .validate(Validator.between(0.0, 1.0))
+          .describe(
+              "A server with less than this fraction of its pool free counts as nearly full: the "
+                  + "tracker lists it last, and a task stops preferring it even if it already "
+                  + "holds chunks there, while other servers of the rack have room.");
+
+  private static final List<ConfigOption<?>> ALL =
+      List.of(
+          ZOOKEEPER_QUORUM,
+          ZOOKEEPER_ROOT,
+          ZOOKEEPER_SESSION_TIMEOUT,
+          ZOOKEEPER_CONNECT_TIMEOUT,
+          RACK,
+          TRACKER_ADDRESSES,
+          TRACKER_TIMEOUT,
+          TRACKER_REFRESH,
+          TRACKER_NEARLY_FULL);
+
+  @Override
+  public String title() {
+    return "sponge-core: racks, the memory tracker and ZooKeeper";
+  }
+
+  @Override
+  public String summary() {
+    return "Read by tasks (to find rack-local servers with free memory), sponge servers (to "
+        + "register) and trackers (to elect a leader and find servers).";
+  }
+
+  @Override
+  public List<ConfigOption<?>> options() {
+    return ALL;
+  }
+
+  @Override
+  public int order() {
+    return 1;
+  }
+}

@@ -1,0 +1,263 @@
+package org.spongefiles.core.cluster;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.remote.ConnectionPool;
+import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.remote.ServerSource;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.WireException;
+
+/**
+ * A task's view of the servers with free memory in its rack, from the memory tracker. The list is
+ * refreshed in the background when older than {@code sponge.tracker.refresh}; a spill waits for it
+ * at most {@code sponge.tracker.timeout}, and only when it has no list at all. When no tracker
+ * answers, the task keeps its last list and, failing that, reads the registered servers of its rack
+ * from ZooKeeper; failing that, it has no remote candidates and spills to disk.
+ */
+public final class TrackerServerSource implements ServerSource {
+  private static final Logger LOG = LoggerFactory.getLogger(TrackerServerSource.class);
+
+  private final List<ServerAddress> trackers;
+  private final String rack;
+  private final ConnectionPool connections;
+  private final long timeoutMillis;
+  private final long refreshMillis;
+  private final double nearlyFull;
+  private final RegistryFallback registry;
+  private final ExecutorService refresher;
+  private final Set<ServerAddress> reportedFull = ConcurrentHashMap.newKeySet();
+  private volatile View view = View.NONE;
+  private volatile ServerAddress leaderHint;
+  private CompletableFuture<View> pending;
+  private boolean warned;
+
+  /** A free list and where and when it came from. */
+  private static final class View {
+    static final View NONE = new View(List.of(), 0, "nothing yet");
+
+    final List<FreeList.Entry> servers;
+    final long fetchedAtMillis;
+    final String origin;
+
+    View(List<FreeList.Entry> servers, long fetchedAtMillis, String origin) {
+      this.servers = servers;
+      this.fetchedAtMillis = fetchedAtMillis;
+      this.origin = origin;
+    }
+
+    long age() {
+      return System.currentTimeMillis() - fetchedAtMillis;
+    }
+  }
+
+  public TrackerServerSource(Configuration conf, String rack, ConnectionPool connections) {
+    this.trackers = new ArrayList<>();
+    for (String tracker : ClusterOptions.TRACKER_ADDRESSES.get(conf)) {
+      try {
+        trackers.add(ServerAddress.parse(tracker));
+      } catch (IllegalArgumentException e) {
+        throw new org.spongefiles.core.config.ConfigException(
+            ClusterOptions.TRACKER_ADDRESSES.key(), tracker, e.getMessage());
+      }
+    }
+    this.rack = rack;
+    this.connections = connections;
+    this.timeoutMillis = ClusterOptions.TRACKER_TIMEOUT.get(conf).toMillis();
+    this.refreshMillis = ClusterOptions.TRACKER_REFRESH.get(conf).toMillis();
+    this.nearlyFull = ClusterOptions.TRACKER_NEARLY_FULL.get(conf);
+    this.registry = RegistryFallback.of(conf);
+    this.refresher =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread thread = new Thread(r, "sponge-tracker-client");
+              thread.setDaemon(true);
+              return thread;
+            });
+    refresh(); // the first list is on its way before the first spill
+  }
+
+  @Override
+  public List<ServerAddress> candidates() {
+    View current = view;
+    if (current == View.NONE || current.age() > refreshMillis) {
+      CompletableFuture<View> refreshing = refresh();
+      if (current == View.NONE) {
+        current = await(refreshing);
+      }
+    }
+    List<ServerAddress> servers = new ArrayList<>(current.servers.size());
+    for (FreeList.Entry entry : current.servers) {
+      ServerAddress server = ServerAddress.parse(entry.endpoint);
+      if (!reportedFull.contains(server)) {
+        servers.add(server);
+      }
+    }
+    return servers;
+  }
+
+  /**
+   * A server has room while it is not nearly full and keeps at least half the free fraction of the
+   * emptiest server of the rack: affinity yields before one node fills while others are empty.
+   */
+  @Override
+  public boolean hasRoom(ServerAddress server) {
+    if (reportedFull.contains(server)) {
+      return false;
+    }
+    List<FreeList.Entry> servers = view.servers;
+    double emptiest = 0;
+    FreeList.Entry mine = null;
+    for (FreeList.Entry entry : servers) {
+      emptiest = Math.max(emptiest, freeFraction(entry));
+      if (entry.endpoint.equals(server.toString())) {
+        mine = entry;
+      }
+    }
+    return mine != null
+        && mine.freeChunks > Math.max(0, nearlyFull * mine.chunks)
+        && freeFraction(mine) >= emptiest / 2;
+  }
+
+  private static double freeFraction(FreeList.Entry entry) {
+    return entry.chunks == 0 ? 0 : entry.freeChunks / (double) entry.chunks;
+  }
+
+  @Override
+  public void reportFull(ServerAddress server) {
+    reportedFull.add(server);
+  }
+
+  /** Starts a refresh unless one is running; returns it. */
+  private synchronized CompletableFuture<View> refresh() {
+    if (pending == null || pending.isDone()) {
+      pending = CompletableFuture.supplyAsync(this::fetch, refresher);
+    }
+    return pending;
+  }
+
+  private View await(CompletableFuture<View> refreshing) {
+    try {
+      return refreshing.get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.debug("No free list within {} ms; spilling without one this time", timeoutMillis);
+      return view;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return view;
+    } catch (ExecutionException e) {
+      return view;
+    }
+  }
+
+  /** Asks the trackers (the known leader first); falls back to ZooKeeper's registry. */
+  private View fetch() {
+    List<ServerAddress> order = new ArrayList<>();
+    ServerAddress hint = leaderHint;
+    if (hint != null) {
+      order.add(hint);
+    }
+    for (ServerAddress tracker : trackers) {
+      if (!order.contains(tracker)) {
+        order.add(tracker);
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < order.size(); i++) {
+      ServerAddress tracker = order.get(i);
+      RemoteConnection connection = null;
+      try {
+        connection = connections.borrow(tracker);
+        FreeList list = connection.freeList(rack);
+        leaderHint = tracker;
+        return accept(
+            new View(
+                list.servers, System.currentTimeMillis() - list.ageMillis, "tracker " + tracker));
+      } catch (WireException e) {
+        if (e.code() == ErrorCode.NOT_LEADER && !e.reason().isEmpty()) {
+          ServerAddress leader = ServerAddress.parse(e.reason());
+          if (!order.subList(i + 1, order.size()).contains(leader)) {
+            order.add(i + 1, leader);
+          }
+        }
+        problems.add(tracker + ": " + e.reason());
+      } catch (IOException | RuntimeException e) {
+        problems.add(tracker + ": " + e.getMessage());
+      } finally {
+        if (connection != null) {
+          connections.giveBack(connection);
+        }
+      }
+    }
+    return fallBack(problems);
+  }
+
+  private View fallBack(List<String> problems) {
+    View last = view;
+    warnOnce(
+        "No memory tracker answered ("
+            + String.join("; ", problems)
+            + "); using "
+            + (last == View.NONE
+                ? "ZooKeeper's registered servers"
+                : "the last free list, " + last.age() + " ms old"));
+    if (last != View.NONE && last.age() < 30 * refreshMillis) {
+      return last;
+    }
+    List<FreeList.Entry> registered = registry.servers(rack);
+    if (registered == null) {
+      return last;
+    }
+    return accept(new View(registered, System.currentTimeMillis(), "ZooKeeper registry"));
+  }
+
+  private synchronized void warnOnce(String message) {
+    if (!warned) {
+      warned = true;
+      LOG.warn(message);
+    }
+  }
+
+  private View accept(View fresh) {
+    view = fresh;
+    reportedFull.clear();
+    if (fresh.origin.startsWith("tracker")) {
+      synchronized (this) {
+        warned = false;
+      }
+    }
+    return fresh;
+  }
+
+  @Override
+  public void close() {
+    refresher.shutdownNow();
+    registry.close();
+  }
+
+  @Override
+  public String toString() {
+    View current = view;
+    return "rack "
+        + rack
+        + " free list from "
+        + current.origin
+        + " ("
+        + current.servers.size()
+        + " servers)";
+  }
+}

@@ -1,0 +1,35 @@
+package org.spongefiles.core.cluster;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.config.ConfigException;
+
+/** Curator clients configured from the {@code sponge.zookeeper.*} keys. */
+public final class ZooKeeperClients {
+  private ZooKeeperClients() {}
+
+  /**
+   * A started Curator client for {@code sponge.zookeeper.quorum}; it connects in the background.
+   *
+   * @throws ConfigException when no quorum is configured
+   */
+  public static CuratorFramework start(Configuration conf) {
+    String quorum = ClusterOptions.ZOOKEEPER_QUORUM.get(conf);
+    if (quorum.isEmpty()) {
+      throw new ConfigException(
+          ClusterOptions.ZOOKEEPER_QUORUM.key(), "(empty)", "a ZooKeeper quorum is needed here");
+    }
+    CuratorFramework client =
+        CuratorFrameworkFactory.builder()
+            .connectString(quorum)
+            .sessionTimeoutMs((int) ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT.get(conf).toMillis())
+            .connectionTimeoutMs(
+                (int) ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.get(conf).toMillis())
+            .retryPolicy(new ExponentialBackoffRetry(200, 5, 5_000))
+            .build();
+    client.start();
+    return client;
+  }
+}

@@ -1,0 +1,312 @@
+package org.spongefiles.tracker;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.TaskIdentity;
+import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.cluster.ZooKeeperClients;
+import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.ProcessLiveness;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.ConnectionPool;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.WireException;
+import org.spongefiles.core.wire.netty.FrameDecoder;
+
+/**
+ * A memory tracker. Trackers of a cluster elect one leader with a Curator {@link LeaderLatch}; the
+ * leader polls every registered sponge server about once a second and answers tasks' FREE_LIST
+ * requests for their rack. Followers answer NOT_LEADER with the leader's address.
+ *
+ * <p>Stateless by design: everything the leader knows comes from its last poll round, so a new
+ * leader answers as soon as its first round completes (about one poll interval). Leadership can be
+ * lost, for instance when the ZooKeeper connection is suspended (Curator's latch gives it up on
+ * SUSPENDED) and then regained, by this tracker or another: on losing it the tracker forgets its
+ * view at once, so it never hands out a list from a time it was not leader, and on regaining it it
+ * polls afresh before answering.
+ */
+public final class MemoryTracker implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryTracker.class);
+
+  private final String endpoint;
+  private final CuratorFramework zookeeper;
+  private final ServerDirectory directory;
+  private final LeaderLatch latch;
+  private final StatsPoller poller;
+  private final ExecutorService pollers;
+  private final ScheduledExecutorService scheduler;
+  private final PlacementPolicy policy;
+  private final SplittableRandom random = new SplittableRandom();
+  private final ConnectionPool connections;
+  private final TrackerMetrics metrics;
+  private final EventLoopGroup boss = new NioEventLoopGroup(1);
+  private final EventLoopGroup workers = new NioEventLoopGroup(1);
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile ClusterView view;
+  private Channel channel;
+  private HTTPServer http;
+
+  private MemoryTracker(Configuration conf) {
+    String node = TaskIdentity.nodeName(conf);
+    String explicit = TrackerOptions.ADDRESS.get(conf);
+    this.endpoint = explicit.isEmpty() ? node + ":" + TrackerOptions.PORT.get(conf) : explicit;
+    this.policy = new PlacementPolicy(ClusterOptions.TRACKER_NEARLY_FULL.get(conf));
+    Duration pollTimeout = TrackerOptions.POLL_TIMEOUT.get(conf);
+    this.connections =
+        new ConnectionPool(
+            new ClientIdentity(
+                endpoint,
+                ProcessLiveness.currentPid(),
+                ProcessLiveness.currentStartMillis(),
+                ChunkOwner.taskHash("sponge-tracker"),
+                "sponge-tracker@" + endpoint),
+            ClusterSecret.fromConfiguration(conf),
+            pollTimeout,
+            pollTimeout,
+            1);
+    AtomicInteger count = new AtomicInteger();
+    this.pollers =
+        Executors.newFixedThreadPool(
+            TrackerOptions.POLL_THREADS.get(conf),
+            r -> {
+              Thread thread = new Thread(r, "sponge-tracker-poll-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "sponge-tracker-rounds");
+              thread.setDaemon(true);
+              return thread;
+            });
+    ZooKeeperLayout layout = ZooKeeperLayout.fromConfiguration(conf);
+    this.zookeeper = ZooKeeperClients.start(conf);
+    this.directory = new ServerDirectory(zookeeper, layout);
+    this.poller = new StatsPoller(directory, connections, pollers, pollTimeout.toMillis());
+    this.latch =
+        new LeaderLatch(
+            zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
+    this.metrics = new TrackerMetrics(this);
+  }
+
+  /**
+   * Reads and checks the configuration, joins the leader election and starts answering.
+   *
+   * @throws org.spongefiles.core.config.ConfigException naming the key of an invalid value
+   */
+  public static MemoryTracker start(Configuration conf) throws IOException {
+    validate(conf);
+    MemoryTracker tracker = new MemoryTracker(conf);
+    try {
+      tracker.begin(conf);
+      return tracker;
+    } catch (Exception e) {
+      tracker.close();
+      throw e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
+    }
+  }
+
+  private static void validate(Configuration conf) {
+    for (ConfigOption<?> option : new TrackerOptions().options()) {
+      option.get(conf);
+    }
+    for (ConfigOption<?> option : new ClusterOptions().options()) {
+      option.get(conf);
+    }
+    SpongeOptions.NODE_ID.get(conf);
+    ClusterSecret.fromConfiguration(conf);
+    ZooKeeperLayout.fromConfiguration(conf);
+    if (ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
+      throw new org.spongefiles.core.config.ConfigException(
+          ClusterOptions.ZOOKEEPER_QUORUM.key(),
+          "(empty)",
+          "the tracker elects its leader in ZooKeeper");
+    }
+  }
+
+  private void begin(Configuration conf) throws Exception {
+    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(boss, workers)
+            .channel(NioServerSocketChannel.class)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(
+                            new FrameDecoder(
+                                Frame.MAX_CONTROL_PAYLOAD, String.valueOf(ch.remoteAddress())))
+                        .addLast(new TrackerHandler(MemoryTracker.this, secret, metrics));
+                  }
+                });
+    String host = TrackerOptions.BIND_HOST.get(conf);
+    int port = TrackerOptions.PORT.get(conf);
+    ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
+    if (!bound.isSuccess()) {
+      throw new IOException(
+          "Cannot listen on "
+              + host
+              + ":"
+              + port
+              + " (sponge.tracker.bind.host, sponge.tracker.port): "
+              + bound.cause().getMessage(),
+          bound.cause());
+    }
+    channel = bound.channel();
+    latch.addListener(
+        new LeaderLatchListener() {
+          @Override
+          public void isLeader() {
+            LOG.info("Tracker {} is now the leader; polling servers", endpoint);
+            scheduler.execute(MemoryTracker.this::pollRound);
+          }
+
+          @Override
+          public void notLeader() {
+            LOG.info("Tracker {} is no longer the leader; forgetting its view", endpoint);
+            view = null;
+          }
+        });
+    latch.start();
+    long interval = TrackerOptions.POLL_INTERVAL.get(conf).toMillis();
+    scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
+    int metricsPort = TrackerOptions.METRICS_PORT.get(conf);
+    if (metricsPort >= 0) {
+      http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+    }
+    LOG.info("Tracker {} listening on {}", endpoint, channel.localAddress());
+  }
+
+  private void pollRound() {
+    if (!latch.hasLeadership()) {
+      view = null;
+      return;
+    }
+    try {
+      ClusterView fresh = poller.round();
+      if (latch.hasLeadership()) {
+        view = fresh;
+        metrics.rounds.inc();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("Poll round failed; the next one retries", e);
+    }
+  }
+
+  /**
+   * The free list of {@code rack}, or NOT_LEADER (with the leader's address when known) when this
+   * tracker is not the leader or has not completed a poll round since it became leader.
+   */
+  FreeList freeList(String rack, String peer) throws WireException {
+    ClusterView current = view;
+    if (current == null || !latch.hasLeadership()) {
+      throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
+    }
+    java.util.List<FreeList.Entry> order;
+    synchronized (random) {
+      order = policy.order(current.rack(rack), random);
+    }
+    return new FreeList(current.ageMillis(), rack, order);
+  }
+
+  /** The leader's address, or empty when unknown (or this tracker, still warming up). */
+  String leaderEndpoint() {
+    try {
+      String leader = latch.getLeader().getId();
+      return leader.equals(endpoint) ? "" : leader;
+    } catch (Exception e) {
+      return "";
+    }
+  }
+
+  public boolean isLeader() {
+    return latch.hasLeadership();
+  }
+
+  /** The leader's last view, or null when not leader. */
+  ClusterView view() {
+    return view;
+  }
+
+  public String endpoint() {
+    return endpoint;
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) channel.localAddress();
+  }
+
+  public int metricsPort() {
+    return http == null ? -1 : http.getPort();
+  }
+
+  /** Leaves the election (another tracker takes over at once) and stops. Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    view = null;
+    try {
+      latch.close();
+    } catch (IOException | IllegalStateException e) {
+      LOG.debug("Leader latch of {} was not started", endpoint);
+    }
+    scheduler.shutdownNow();
+    pollers.shutdownNow();
+    directory.close();
+    zookeeper.close();
+    connections.close();
+    if (channel != null) {
+      channel.close().syncUninterruptibly();
+    }
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    if (http != null) {
+      http.close();
+    }
+    LOG.info("Tracker {} stopped", endpoint);
+  }
+
+  @Override
+  public String toString() {
+    return "tracker " + endpoint + (isLeader() ? " (leader)" : "");
+  }
+}

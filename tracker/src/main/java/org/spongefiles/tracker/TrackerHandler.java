@@ -1,0 +1,100 @@
+package org.spongefiles.tracker;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.WireException;
+import org.spongefiles.core.wire.netty.Handshake;
+import org.spongefiles.core.wire.netty.InboundFrame;
+import org.spongefiles.core.wire.netty.Responses;
+
+/**
+ * One task's connection to a tracker: the same challenge and authentication as a sponge server,
+ * then FREE_LIST requests. A tracker that is not the leader answers NOT_LEADER with the leader's
+ * address; protocol faults close the connection.
+ */
+final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
+  private static final Logger LOG = LoggerFactory.getLogger(TrackerHandler.class);
+
+  private final MemoryTracker tracker;
+  private final Handshake handshake;
+  private final TrackerMetrics metrics;
+  private String peer = "?";
+  private boolean authenticated;
+
+  TrackerHandler(MemoryTracker tracker, ClusterSecret secret, TrackerMetrics metrics) {
+    this.tracker = tracker;
+    this.handshake = new Handshake(secret);
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    peer = String.valueOf(ctx.channel().remoteAddress());
+    handshake.challenge(ctx, 1, tracker.endpoint());
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
+    try {
+      if ((frame.flags & Frame.FLAG_RESPONSE) != 0) {
+        throw new WireException(
+            ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
+      }
+      if (!authenticated) {
+        handshake.accept(ctx, frame, peer);
+        authenticated = true;
+        return;
+      }
+      if (frame.opcode != Opcode.FREE_LIST) {
+        throw new WireException(
+            ErrorCode.OUT_OF_ORDER, peer, frame.opcode + " is not a tracker request");
+      }
+      String rack = FreeList.decodeRequest(frame.payload.nioBuffer(), peer);
+      FreeList list = tracker.freeList(rack, peer);
+      metrics.requests.labelValues("ok").inc();
+      ctx.writeAndFlush(
+          Responses.response(ctx, Opcode.FREE_LIST_REPLY, frame.requestId, list.encode()));
+    } catch (WireException e) {
+      if (e.code() == ErrorCode.NOT_LEADER) {
+        metrics.requests.labelValues("not_leader").inc();
+      }
+      fail(ctx, frame.requestId, e);
+    }
+  }
+
+  private void fail(ChannelHandlerContext ctx, long requestId, WireException e) {
+    ByteBuf error = Responses.error(ctx, requestId, e.code(), e.reason());
+    if (e.code().closesConnection()) {
+      LOG.warn("Closing connection from {}: {}", peer, e.getMessage());
+      ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+    } else {
+      ctx.writeAndFlush(error);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Throwable reason =
+        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+    if (reason instanceof WireException) {
+      fail(ctx, 0, (WireException) reason);
+    } else if (reason instanceof IOException) {
+      ctx.close();
+    } else {
+      LOG.warn("Closing connection from {} after an unexpected error", peer, reason);
+      ctx.close();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package org.spongefiles.tracker;
+
+import java.time.Duration;
+import java.util.List;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.Validator;
+
+/**
+ * Keys of the memory tracker daemon, set in sponge-site.xml. It also reads the sponge.zookeeper.*
+ * keys, sponge.tracker.nearly.full, sponge.node.id and the sponge.auth.* secret.
+ */
+public final class TrackerOptions implements OptionSet {
+
+  public static final ConfigOption<String> BIND_HOST =
+      ConfigOption.string("sponge.tracker.bind.host", "0.0.0.0")
+          .validate(Validator.nonBlank())
+          .describe("Address the tracker listens on.");
+
+  public static final ConfigOption<Integer> PORT =
+      ConfigOption.integer("sponge.tracker.port", 7073)
+          .validate(Validator.between(0, 65535))
+          .describe("Port the tracker listens on for tasks asking for free lists.");
+
+  public static final ConfigOption<String> ADDRESS =
+      ConfigOption.string("sponge.tracker.address", "")
+          .describe(
+              "This tracker as tasks reach it (host:port), its id in the leader election; empty "
+                  + "means the node name and sponge.tracker.port.");
+
+  public static final ConfigOption<Duration> POLL_INTERVAL =
+      ConfigOption.duration("sponge.tracker.poll.interval", Duration.ofSeconds(1))
+          .validate(Validator.durationBetween(Duration.ofMillis(50), Duration.ofMinutes(10)))
+          .describe("How often the leader polls every registered server for its free memory.");
+
+  public static final ConfigOption<Integer> POLL_THREADS =
+      ConfigOption.integer("sponge.tracker.poll.threads", 8)
+          .validate(Validator.between(1, 256))
+          .describe("Threads the leader polls servers with.");
+
+  public static final ConfigOption<Duration> POLL_TIMEOUT =
+      ConfigOption.duration("sponge.tracker.poll.timeout", Duration.ofMillis(500))
+          .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofMinutes(1)))
+          .describe("How long the leader waits for one server's answer before counting it down.");
+
+  public static final ConfigOption<Integer> METRICS_PORT =
+      ConfigOption.integer("sponge.tracker.metrics.port", 7074)
+          .validate(Validator.between(-1, 65535))
+          .describe(
+              "Port of the HTTP endpoint serving Prometheus metrics (/metrics) and a health "
+                  + "check (/-/healthy); 0 picks a free port, -1 turns it off.");
+
+  private static final List<ConfigOption<?>> ALL =
+      List.of(BIND_HOST, PORT, ADDRESS, POLL_INTERVAL, POLL_THREADS, POLL_TIMEOUT, METRICS_PORT);
+
+  @Override
+  public String title() {
+    return "tracker: the memory tracker daemon";
+  }
+
+  @Override
+  public String summary() {
+    return "Read by the memory tracker from sponge-site.xml (and -D overrides on its command "
+        + "line), besides the ZooKeeper and secret keys of sponge-core.";
+  }
+
+  @Override
+  public List<ConfigOption<?>> options() {
+    return ALL;
+  }
+
+  @Override
+  public int order() {
+    return 20;
+  }
+}
