@@ -142,6 +142,27 @@ public final class TrackerServerSource implements ServerSource {
     reportedFull.add(server);
   }
 
+  /**
+   * Counts a chunk this task just placed against the cached view, so the task sees a server fill as
+   * it fills it instead of piling on until the next list arrives.
+   */
+  @Override
+  public synchronized void stored(ServerAddress server) {
+    View current = view;
+    List<FreeList.Entry> servers = new ArrayList<>(current.servers);
+    for (int i = 0; i < servers.size(); i++) {
+      FreeList.Entry entry = servers.get(i);
+      if (entry.endpoint.equals(server.toString())) {
+        servers.set(
+            i,
+            new FreeList.Entry(
+                entry.endpoint, Math.max(0, entry.freeChunks - 1), entry.chunks, entry.chunkSize));
+        view = new View(servers, current.fetchedAtMillis, current.origin);
+        return;
+      }
+    }
+  }
+
   /** Starts a refresh unless one is running; returns it. */
   private synchronized CompletableFuture<View> refresh() {
     if (pending == null || pending.isDone()) {

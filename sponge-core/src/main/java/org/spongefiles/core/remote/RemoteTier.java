@@ -76,6 +76,7 @@ public final class RemoteTier implements Tier {
         synchronized (this) {
           used.add(server);
         }
+        source.stored(server);
         lastProblem.remove(server);
         return new RemoteStoredChunk(
             this,
@@ -105,27 +106,27 @@ public final class RemoteTier implements Tier {
   }
 
   /**
-   * Servers this task already uses and that still have room first (affinity), then the source's
-   * candidates, then the used servers that are nearly full (they may still take a chunk).
+   * Servers this task already uses that still have clear room first (affinity), then the source's
+   * other candidates with clear room, then the crowded ones (they may still take a chunk): a task
+   * stays on few machines, but not on a nearly full one while others have room.
    */
   private List<ServerAddress> order() {
     List<ServerAddress> affine;
     synchronized (this) {
       affine = new ArrayList<>(used);
     }
-    List<ServerAddress> candidates = source.candidates();
-    LinkedHashSet<ServerAddress> ordered = new LinkedHashSet<>();
-    List<ServerAddress> crowded = new ArrayList<>();
+    LinkedHashSet<ServerAddress> roomy = new LinkedHashSet<>();
+    LinkedHashSet<ServerAddress> crowded = new LinkedHashSet<>();
     for (ServerAddress server : affine) {
-      if (source.hasRoom(server)) {
-        ordered.add(server);
-      } else {
-        crowded.add(server);
-      }
+      (source.hasRoom(server) ? roomy : crowded).add(server);
     }
-    ordered.addAll(candidates);
-    ordered.addAll(crowded);
-    return new ArrayList<>(ordered);
+    for (ServerAddress server : source.candidates()) {
+      (source.hasRoom(server) ? roomy : crowded).add(server);
+    }
+    crowded.removeAll(roomy);
+    List<ServerAddress> order = new ArrayList<>(roomy);
+    order.addAll(crowded);
+    return order;
   }
 
   private PoolChunk reservation(ServerAddress server, RemoteConnection connection)

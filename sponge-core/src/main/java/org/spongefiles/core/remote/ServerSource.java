@@ -12,6 +12,9 @@ public interface ServerSource extends Closeable {
   /** Servers to try for a new chunk, in the order the source prefers. Never blocks for long. */
   List<ServerAddress> candidates();
 
+  /** A chunk was stored on {@code server}: the source may count it against its view. */
+  default void stored(ServerAddress server) {}
+
   /** A server declined a chunk for lack of room: the source's view of it is stale. */
   default void reportFull(ServerAddress server) {}
 
