@@ -15,12 +15,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
@@ -36,7 +34,6 @@ import org.spongefiles.core.config.ConfigOption;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
-import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
@@ -64,11 +61,9 @@ public final class MemoryTracker implements Closeable {
   private final ServerDirectory directory;
   private final LeaderLatch latch;
   private final StatsPoller poller;
-  private final ExecutorService pollers;
   private final ScheduledExecutorService scheduler;
   private final PlacementPolicy policy;
   private final SplittableRandom random = new SplittableRandom();
-  private final ConnectionPool connections;
   private final TrackerMetrics metrics;
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(1);
@@ -83,27 +78,13 @@ public final class MemoryTracker implements Closeable {
     this.endpoint = explicit.isEmpty() ? node + ":" + TrackerOptions.PORT.get(conf) : explicit;
     this.policy = new PlacementPolicy(ClusterOptions.TRACKER_NEARLY_FULL.get(conf));
     Duration pollTimeout = TrackerOptions.POLL_TIMEOUT.get(conf);
-    this.connections =
-        new ConnectionPool(
-            new ClientIdentity(
-                endpoint,
-                ProcessLiveness.currentPid(),
-                ProcessLiveness.currentStartMillis(),
-                ChunkOwner.taskHash("sponge-tracker"),
-                "sponge-tracker@" + endpoint),
-            ClusterSecret.fromConfiguration(conf),
-            pollTimeout,
-            pollTimeout,
-            1);
-    AtomicInteger count = new AtomicInteger();
-    this.pollers =
-        Executors.newFixedThreadPool(
-            TrackerOptions.POLL_THREADS.get(conf),
-            r -> {
-              Thread thread = new Thread(r, "sponge-tracker-poll-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+    ClientIdentity self =
+        new ClientIdentity(
+            endpoint,
+            ProcessLiveness.currentPid(),
+            ProcessLiveness.currentStartMillis(),
+            ChunkOwner.taskHash("sponge-tracker"),
+            "sponge-tracker@" + endpoint);
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -114,7 +95,9 @@ public final class MemoryTracker implements Closeable {
     ZooKeeperLayout layout = ZooKeeperLayout.fromConfiguration(conf);
     this.zookeeper = ZooKeeperClients.start(conf);
     this.directory = new ServerDirectory(zookeeper, layout);
-    this.poller = new StatsPoller(directory, connections, pollers, pollTimeout.toMillis());
+    this.poller =
+        new StatsPoller(
+            directory, self, ClusterSecret.fromConfiguration(conf), pollTimeout.toMillis());
     this.latch =
         new LeaderLatch(
             zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
@@ -200,6 +183,7 @@ public final class MemoryTracker implements Closeable {
           public void notLeader() {
             LOG.info("Tracker {} is no longer the leader; forgetting its view", endpoint);
             view = null;
+            scheduler.execute(poller::reset);
           }
         });
     latch.start();
@@ -290,10 +274,9 @@ public final class MemoryTracker implements Closeable {
       LOG.debug("Leader latch of {} was not started", endpoint);
     }
     scheduler.shutdownNow();
-    pollers.shutdownNow();
+    poller.close();
     directory.close();
     zookeeper.close();
-    connections.close();
     if (channel != null) {
       channel.close().syncUninterruptibly();
     }

@@ -3,6 +3,8 @@ package org.spongefiles.tracker;
 import java.time.Duration;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetworkTopology;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
@@ -19,8 +21,10 @@ import org.spongefiles.core.wire.WireException;
  * status}. A leader prints the list, a follower names its leader; both exit 0. Exits 1 when the
  * tracker does not answer.
  *
+ * <p>The rack asked about is {@code sponge.rack} of the configuration given, else /default-rack.
+ *
  * <pre>
- * java -cp ... org.spongefiles.tracker.TrackerAdmin host:port [rack] [--conf sponge-site.xml]
+ * java -cp ... org.spongefiles.tracker.TrackerAdmin host:port [--conf sponge-site.xml] [-Dkey=value]
  * </pre>
  */
 public final class TrackerAdmin {
@@ -29,13 +33,13 @@ public final class TrackerAdmin {
   public static void main(String[] args) {
     if (args.length < 1) {
       System.err.println(
-          "usage: TrackerAdmin host:port [rack] [--conf sponge-site.xml] [-Dkey=value ...]");
+          "usage: TrackerAdmin host:port [--conf sponge-site.xml] [-Dkey=value ...]");
       System.exit(2);
     }
-    int rest = args.length > 1 && !args[1].startsWith("-") ? 2 : 1;
-    String rack = rest == 2 ? args[1] : "/default-rack";
     try {
-      Configuration conf = DaemonArguments.parse(Arrays.asList(args).subList(rest, args.length));
+      Configuration conf = DaemonArguments.parse(Arrays.asList(args).subList(1, args.length));
+      String explicit = ClusterOptions.RACK.get(conf);
+      String rack = explicit.isEmpty() ? NetworkTopology.DEFAULT_RACK : explicit;
       ClientIdentity admin =
           new ClientIdentity(
               "",

@@ -33,11 +33,6 @@ public final class TrackerOptions implements OptionSet {
           .validate(Validator.durationBetween(Duration.ofMillis(50), Duration.ofMinutes(10)))
           .describe("How often the leader polls every registered server for its free memory.");
 
-  public static final ConfigOption<Integer> POLL_THREADS =
-      ConfigOption.integer("sponge.tracker.poll.threads", 8)
-          .validate(Validator.between(1, 256))
-          .describe("Threads the leader polls servers with.");
-
   public static final ConfigOption<Duration> POLL_TIMEOUT =
       ConfigOption.duration("sponge.tracker.poll.timeout", Duration.ofMillis(500))
           .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofMinutes(1)))
@@ -51,7 +46,7 @@ public final class TrackerOptions implements OptionSet {
                   + "check (/-/healthy); 0 picks a free port, -1 turns it off.");
 
   private static final List<ConfigOption<?>> ALL =
-      List.of(BIND_HOST, PORT, ADDRESS, POLL_INTERVAL, POLL_THREADS, POLL_TIMEOUT, METRICS_PORT);
+      List.of(BIND_HOST, PORT, ADDRESS, POLL_INTERVAL, POLL_TIMEOUT, METRICS_PORT);
 
   @Override
   public String title() {

@@ -1,6 +1,7 @@
 package org.spongefiles.core.wire.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import java.nio.ByteBuffer;
@@ -9,13 +10,19 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
 
-/** Builds outbound frames: a header buffer followed by the payload, without copying it. */
+/** Builds frames to send: a header buffer followed by the payload, without copying it. */
 public final class Responses {
   private Responses() {}
 
   public static ByteBuf frame(
       ChannelHandlerContext ctx, Opcode opcode, int flags, long requestId, ByteBuf payload) {
-    ByteBuf header = ctx.alloc().buffer(Frame.HEADER_SIZE);
+    return frame(ctx.alloc(), opcode, flags, requestId, payload);
+  }
+
+  /** A frame built with {@code alloc}: a request when {@code flags} is 0. */
+  public static ByteBuf frame(
+      ByteBufAllocator alloc, Opcode opcode, int flags, long requestId, ByteBuf payload) {
+    ByteBuf header = alloc.buffer(Frame.HEADER_SIZE);
     header.writeInt(Frame.MAGIC);
     header.writeByte(Frame.VERSION);
     header.writeByte(opcode.code());
