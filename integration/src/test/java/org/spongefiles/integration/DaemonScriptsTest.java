@@ -52,6 +52,7 @@ class DaemonScriptsTest {
   void tearDown() throws Exception {
     run("stop", "--instance", "a");
     run("stop", "--instance", "b");
+    runScript(Path.of("src", "main", "dist", "bin", "sponge-tracker"), "stop");
     TestDirs.deleteTree(home);
     pools.forEach(TestDirs::deleteTree);
   }
@@ -61,12 +62,19 @@ class DaemonScriptsTest {
   }
 
   private Result run(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+    return runScript(SCRIPT, args);
+  }
+
+  private Result runScript(Path script, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("bash", script.toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("SPONGE_HOME", home.toString());
     builder.environment().put("SPONGE_CLASSPATH", System.getProperty("java.class.path"));
     builder.environment().put("SPONGE_SERVER_OPTS", "-Xmx128m");
+    builder
+        .environment()
+        .put("SPONGE_TRACKER_OPTS", "-Xmx128m -Dzookeeper.admin.enableServer=false");
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -144,6 +152,42 @@ class DaemonScriptsTest {
         .contains("failed to start")
         .contains("Invalid value lots for configuration sponge.server.threads");
     assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
+  }
+
+  @Test
+  void aTrackerFromTheScriptsLeadsAndListsTheServersOfItsRack() throws Exception {
+    Path tracker = Path.of("src", "main", "dist", "bin", "sponge-tracker");
+    try (org.apache.curator.test.TestingServer zookeeper =
+        new org.apache.curator.test.TestingServer()) {
+      String quorum = "-Dsponge.zookeeper.quorum=" + zookeeper.getConnectString();
+      int serverPort = freePort();
+      List<String> server = new ArrayList<>(List.of(instance("a", serverPort)));
+      server.add(quorum);
+      server.add("-Dsponge.rack=/r7");
+      assertThat(run(server.toArray(new String[0])).exit).isZero();
+      int trackerPort = freePort();
+      Result started =
+          runScript(
+              tracker,
+              "start",
+              quorum,
+              "-Dsponge.tracker.bind.host=127.0.0.1",
+              "-Dsponge.tracker.port=" + trackerPort,
+              "-Dsponge.tracker.address=127.0.0.1:" + trackerPort,
+              "-Dsponge.tracker.metrics.port=-1");
+      assertThat(started.exit).as(started.output).isZero();
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(
+              () ->
+                  runScript(tracker, "status", "-Dsponge.rack=/r7")
+                      .output
+                      .contains("127.0.0.1:" + serverPort));
+      Result status = runScript(tracker, "status");
+      assertThat(status.exit).isZero();
+      assertThat(status.output).contains("healthy: leader").contains("rack /default-rack");
+      assertThat(runScript(tracker, "stop").output).contains("sponge-tracker-default stopped");
+    }
   }
 
   private static int freePort() throws IOException {

@@ -212,15 +212,16 @@ public final class ServerBench {
               while (!Thread.currentThread().isInterrupted()) {
                 for (int port : metricsPorts) {
                   try {
-                    String metrics = httpGet(port);
+                    String metrics = Scrape.metrics(port);
                     synchronized (peaks) {
                       peaks[0] =
                           Math.max(
-                              peaks[0], metric(metrics, "jvm_memory_used_bytes{area=\"heap\"}"));
+                              peaks[0],
+                              Scrape.value(metrics, "jvm_memory_used_bytes{area=\"heap\"}"));
                       peaks[1] =
                           Math.max(
                               peaks[1],
-                              metric(metrics, "jvm_buffer_pool_used_bytes{pool=\"direct\"}"));
+                              Scrape.value(metrics, "jvm_buffer_pool_used_bytes{pool=\"direct\"}"));
                     }
                   } catch (IOException e) {
                     // a sample missed; the next one counts
@@ -421,22 +422,6 @@ public final class ServerBench {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-  }
-
-  private static String httpGet(int port) throws IOException {
-    java.net.URL url = new java.net.URL("http://127.0.0.1:" + port + "/metrics");
-    try (java.io.InputStream in = url.openStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
-  private static double metric(String metrics, String prefix) {
-    for (String line : metrics.split("\n")) {
-      if (line.startsWith(prefix)) {
-        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return Double.NaN;
   }
 
   private void cleanUp() throws IOException {
