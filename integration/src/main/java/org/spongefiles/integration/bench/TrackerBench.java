@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,8 +68,9 @@ public final class TrackerBench {
         String endpoint = "127.0.0.1:" + trackerPort;
         waitForView(metricsPort, Duration.ofSeconds(120));
         BenchReport.info(
-            "%d servers registered in %d racks; leader polling every 1 s",
-            servers, (servers + 39) / 40);
+            "%d servers registered in %d racks; leader polling every 1 s; %d s warm-up",
+            servers, (servers + 39) / 40, warmup);
+        Thread.sleep(warmup * 1000L); // the leader's JIT compiles its poll loop first
         measure(tracker, endpoint, metricsPort);
       } finally {
         tracker.destroy();
@@ -167,14 +169,30 @@ public final class TrackerBench {
   }
 
   private static Process startTracker(String quorum, int port, int metricsPort) throws IOException {
+    // Log like the distribution's conf/log4j.properties: without a configuration log4j 1.x runs at
+    // DEBUG, and ZooKeeper's client then formats every response it receives.
+    Path logConfig = Files.createTempFile("trackerbench-log4j", ".properties");
+    logConfig.toFile().deleteOnExit();
+    Files.writeString(
+        logConfig,
+        "log4j.rootLogger=INFO, console\n"
+            + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
+            + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
+            + "log4j.logger.io.netty=WARN\n"
+            + "log4j.logger.org.apache.zookeeper=WARN\n");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(
         List.of(
             "-Xmx512m",
             "-Dzookeeper.admin.enableServer=false",
+            "-Dlog4j.configuration=" + logConfig.toUri(),
             "-cp",
             System.getProperty("java.class.path")));
+    String extra = System.getProperty("bench.tracker.jvm", "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(List.of(extra.split("\\s+")));
+    }
     command.add(TrackerMain.class.getName());
     command.addAll(
         List.of(
