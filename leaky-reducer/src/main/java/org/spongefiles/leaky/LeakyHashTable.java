@@ -1,0 +1,379 @@
+package org.spongefiles.leaky;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Writable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.SpongeTask;
+
+/**
+ * The leaky-buffer hashtable (Liu and Ng): keys are kept as objects (the control information);
+ * values are kept as their serialized bytes in large arrays and deserialized, into one reused
+ * object, only when a group is iterated. So a table of a million values holds a few large arrays
+ * instead of a million objects for the collector to trace.
+ *
+ * <pre>{@code
+ * try (LeakyHashTable<Text, IntWritable> table =
+ *     LeakyHashTable.builder(Text.class, IntWritable.class)
+ *         .conf(conf)
+ *         .taskAttempt(context.getTaskAttemptID().toString())
+ *         .build()) {
+ *   table.put(word, count);                  // copies the key once, serializes the value
+ *   for (Group<Text, IntWritable> group : table.groups()) {
+ *     for (IntWritable c : group.values()) { ... }   // one reused IntWritable
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Layouts ({@link Layout}): one shared paged log with per-key value addresses, or one growable
+ * array per key, set by {@code sponge.leaky.layout} or chosen from the load factor the table
+ * observes. When value bytes and their indexes pass {@code sponge.leaky.budget}, value pages move
+ * to SpongeFiles (the node's pool, remote servers, disk) and are read back when iterated, instead
+ * of growing the heap. Not thread-safe; do not put while iterating.
+ */
+public final class LeakyHashTable<K extends Writable, V extends Writable> implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(LeakyHashTable.class);
+  private static final AtomicLong TABLES = new AtomicLong();
+
+  private final LeakySettings settings;
+  private final KeyIndex<K> index;
+  private final ValueCodec<V> codec = new ValueCodec<>();
+  private final V reused;
+  private final Overflow overflow;
+  private final String name;
+  private ValueStore store;
+  private boolean decided;
+  private long nextSpillAt;
+  private long keysSeen;
+  private long values;
+  private long valueBytes;
+  private long peakHeap;
+  private long spills;
+  private int modCount;
+  private boolean closed;
+
+  private LeakyHashTable(Builder<K, V> builder) {
+    Configuration conf = builder.conf;
+    this.settings = new LeakySettings(conf);
+    this.index = new KeyIndex<>(new WritableCopier<>(builder.keyClass, conf));
+    this.reused = new WritableCopier<>(builder.valueClass, conf).newInstance();
+    this.name = builder.taskAttempt + "-leaky";
+    if (builder.task != null) {
+      SpongeTask task = builder.task;
+      this.overflow = new Overflow(() -> task, false, name);
+    } else {
+      String taskAttempt = builder.taskAttempt;
+      this.overflow =
+          new Overflow(
+              () -> {
+                try {
+                  return SpongeTask.open(conf, taskAttempt + "-leaky");
+                } catch (IOException e) {
+                  throw new UncheckedIOException(
+                      "cannot open SpongeFiles for the overflow of " + taskAttempt, e);
+                }
+              },
+              true,
+              name);
+    }
+    this.store =
+        settings.layout == Layout.PER_KEY
+            ? new PerKeyStore(overflow)
+            : new SharedLogStore(settings.pageSize, overflow);
+    this.decided = settings.layout != Layout.AUTO;
+    this.nextSpillAt = settings.budget;
+  }
+
+  /** Starts a table of keys of {@code keyClass} and values of {@code valueClass}. */
+  public static <K extends Writable, V extends Writable> Builder<K, V> builder(
+      Class<K> keyClass, Class<V> valueClass) {
+    return new Builder<>(keyClass, valueClass);
+  }
+
+  /** Adds {@code value} (serialized now; the object can be reused) to the values of {@code key}. */
+  public void put(K key, V value) throws IOException {
+    Objects.requireNonNull(value, "value cannot be null");
+    codec.serialize(value);
+    putBytes(key, codec.bytes(), 0, codec.length());
+  }
+
+  /**
+   * Adds a value given as the bytes its class's {@code write} produced (bytes {@code [offset,
+   * offset + length)} are copied now) to the values of {@code key}.
+   */
+  public void putBytes(K key, byte[] bytes, int offset, int length) throws IOException {
+    Objects.requireNonNull(key, "key cannot be null");
+    Objects.checkFromIndexSize(offset, length, bytes.length);
+    checkOpen();
+    int keysBefore = index.size();
+    int slot = index.slotFor(key);
+    keysSeen += index.size() - keysBefore;
+    store.append(slot, bytes, offset, length);
+    modCount++;
+    values++;
+    valueBytes += length;
+    if (!decided && values >= settings.autoSample) {
+      decide();
+    }
+    long heap = store.heapBytes();
+    peakHeap = Math.max(peakHeap, heap);
+    if (heap > nextSpillAt) {
+      spill(heap);
+    }
+  }
+
+  /** The group of {@code key}, or null when the key was never put. */
+  public Group<K, V> get(K key) {
+    checkOpen();
+    int slot = index.find(key);
+    return slot < 0 ? null : new SlotGroup(slot);
+  }
+
+  /** Every group, in the order their keys first arrived. */
+  public Iterable<Group<K, V>> groups() {
+    checkOpen();
+    return () ->
+        new Iterator<Group<K, V>>() {
+          private final int expected = modCount;
+          private int slot;
+
+          @Override
+          public boolean hasNext() {
+            return slot < index.size();
+          }
+
+          @Override
+          public Group<K, V> next() {
+            if (modCount != expected) {
+              throw new ConcurrentModificationException("the table was changed while iterated");
+            }
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return new SlotGroup(slot++);
+          }
+        };
+  }
+
+  /** Distinct keys held now. */
+  public int size() {
+    return index.size();
+  }
+
+  /** The layout in use; {@link Layout#AUTO} until the table has decided. */
+  public Layout layout() {
+    return decided ? store.layout() : Layout.AUTO;
+  }
+
+  /** The heap budget for value bytes and indexes, in bytes. */
+  public long budget() {
+    return settings.budget;
+  }
+
+  public LeakyStats stats() {
+    return new LeakyStats(
+        keysSeen,
+        values,
+        valueBytes,
+        store.heapBytes(),
+        peakHeap,
+        overflow.bytesWritten(),
+        overflow.filesWritten(),
+        spills,
+        layout());
+  }
+
+  /**
+   * The SpongeFiles task the overflow went through (bytes per tier in its stats), or null when
+   * nothing overflowed.
+   */
+  public SpongeTask overflowTask() {
+    return overflow.task();
+  }
+
+  /** Forgets every key and value and deletes the overflow files; the layout choice stays. */
+  public void clear() throws IOException {
+    checkOpen();
+    index.clear();
+    store.clear();
+    modCount++;
+    nextSpillAt = settings.budget;
+  }
+
+  /** Drops the table's memory and deletes its overflow files. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    index.clear();
+    try {
+      store.close();
+    } finally {
+      overflow.close();
+    }
+  }
+
+  /** Settles the layout from the load factor seen so far, moving the values held into it. */
+  private void decide() throws IOException {
+    decided = true;
+    double loadFactor = keysSeen == 0 ? 0 : values / (double) keysSeen;
+    if (loadFactor < settings.autoLoadFactor) {
+      LOG.debug("{}: load factor {} keeps the shared layout", name, loadFactor);
+      return;
+    }
+    LOG.info("{}: load factor {} chooses the per-key layout", name, loadFactor);
+    ValueStore perKey = new PerKeyStore(overflow);
+    ByteView view = new ByteView();
+    for (int slot = 0; slot < index.size(); slot++) {
+      ValueStore.Cursor cursor = store.cursor(slot);
+      while (cursor.next(view)) {
+        perKey.append(slot, view.bytes, view.offset, view.length);
+      }
+    }
+    store.close();
+    store = perKey;
+  }
+
+  private void spill(long heap) throws IOException {
+    if (!decided) {
+      decide();
+      heap = store.heapBytes();
+      if (heap <= nextSpillAt) {
+        return;
+      }
+    }
+    long freed = store.spill(Math.max(heap - settings.budget * 3 / 4, settings.budget / 4));
+    spills++;
+    long after = store.heapBytes();
+    if (after > settings.budget) {
+      // What is left is index and in-flight pages: wait for real growth before trying again.
+      nextSpillAt = after + settings.budget / 4;
+      if (freed == 0) {
+        LOG.warn(
+            "{}: {} heap bytes that cannot move (value indexes, the page being filled) exceed sponge.leaky.budget {}",
+            name,
+            after,
+            settings.budget);
+      }
+    } else {
+      nextSpillAt = settings.budget;
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(name + " table is closed");
+    }
+  }
+
+  /** The values of one slot. */
+  private final class SlotGroup implements Group<K, V> {
+    private final int slot;
+
+    SlotGroup(int slot) {
+      this.slot = slot;
+    }
+
+    @Override
+    public K key() {
+      return index.key(slot);
+    }
+
+    @Override
+    public int size() {
+      return store.count(slot);
+    }
+
+    @Override
+    public Iterable<V> values() {
+      return ValueIterator::new;
+    }
+
+    private final class ValueIterator implements Iterator<V> {
+      private final int expected = modCount;
+      private final ValueStore.Cursor cursor = store.cursor(slot);
+      private final ByteView view = new ByteView();
+      private int remaining = store.count(slot);
+
+      @Override
+      public boolean hasNext() {
+        return remaining > 0;
+      }
+
+      @Override
+      public V next() {
+        if (modCount != expected) {
+          throw new ConcurrentModificationException("the table was changed while iterated");
+        }
+        if (remaining == 0) {
+          throw new NoSuchElementException();
+        }
+        try {
+          if (!cursor.next(view)) {
+            throw new IllegalStateException("values of key " + key() + " ended early");
+          }
+          codec.deserialize(view, reused, key());
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read a value of key " + key() + " back", e);
+        }
+        remaining--;
+        return reused;
+      }
+    }
+  }
+
+  /** How to build a table: its classes, configuration and where overflow goes. */
+  public static final class Builder<K extends Writable, V extends Writable> {
+    private final Class<K> keyClass;
+    private final Class<V> valueClass;
+    private Configuration conf = new Configuration();
+    private String taskAttempt;
+    private SpongeTask task;
+
+    private Builder(Class<K> keyClass, Class<V> valueClass) {
+      this.keyClass = Objects.requireNonNull(keyClass, "keyClass cannot be null");
+      this.valueClass = Objects.requireNonNull(valueClass, "valueClass cannot be null");
+    }
+
+    /** The configuration with the {@code sponge.leaky.*} and SpongeFiles keys. */
+    public Builder<K, V> conf(Configuration conf) {
+      this.conf = Objects.requireNonNull(conf, "conf cannot be null");
+      return this;
+    }
+
+    /**
+     * The task attempt the table works for: overflow SpongeFiles are owned by {@code
+     * <taskAttempt>-leaky}, opened on the first spill and closed with the table.
+     */
+    public Builder<K, V> taskAttempt(String taskAttempt) {
+      this.taskAttempt = Objects.requireNonNull(taskAttempt, "taskAttempt cannot be null");
+      return this;
+    }
+
+    /** Overflow into an already open task's SpongeFiles; the caller closes that task. */
+    public Builder<K, V> overflowTo(SpongeTask task) {
+      this.task = Objects.requireNonNull(task, "task cannot be null");
+      if (taskAttempt == null) {
+        taskAttempt = task.identity().taskId();
+      }
+      return this;
+    }
+
+    public LeakyHashTable<K, V> build() {
+      if (taskAttempt == null) {
+        taskAttempt = "leaky-table-" + TABLES.incrementAndGet();
+      }
+      return new LeakyHashTable<>(this);
+    }
+  }
+}

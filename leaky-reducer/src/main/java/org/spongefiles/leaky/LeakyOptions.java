@@ -1,0 +1,84 @@
+package org.spongefiles.leaky;
+
+import java.util.List;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.Validator;
+
+/** Every key the leaky-buffer hashtable and its reducer helpers read, declared once. */
+public final class LeakyOptions implements OptionSet {
+
+  public static final ConfigOption<Long> BUDGET =
+      ConfigOption.bytes("sponge.leaky.budget", 0)
+          .validate(Validator.bytesBetween(0, 1L << 50))
+          .describe(
+              "Heap bytes one table may hold in value bytes and value indexes before it moves value "
+                  + "pages to SpongeFiles (pool, remote, disk). 0 means "
+                  + "sponge.leaky.budget.fraction of the task's maximum heap. Keys are control "
+                  + "information and always stay on the heap.");
+
+  public static final ConfigOption<Double> BUDGET_FRACTION =
+      ConfigOption.decimal("sponge.leaky.budget.fraction", 0.3)
+          .validate(Validator.between(0.01, 0.9))
+          .describe(
+              "The budget as a fraction of the JVM's maximum heap, when sponge.leaky.budget is 0.");
+
+  public static final ConfigOption<Layout> LAYOUT =
+      ConfigOption.choice("sponge.leaky.layout", Layout.AUTO)
+          .describe(
+              "Value layout: shared (one paged log, per-key value addresses; joins), per_key (one "
+                  + "growable array per key; group-by) or auto (decided from the observed load "
+                  + "factor).");
+
+  public static final ConfigOption<Integer> AUTO_LOAD_FACTOR =
+      ConfigOption.integer("sponge.leaky.auto.load.factor", 16)
+          .validate(Validator.between(2, 1 << 20))
+          .describe(
+              "With layout auto: the values per key at and above which the table switches to the "
+                  + "per-key layout.");
+
+  public static final ConfigOption<Integer> AUTO_SAMPLE =
+      ConfigOption.integer("sponge.leaky.auto.sample", 16384)
+          .validate(Validator.between(16, 1 << 30))
+          .describe(
+              "With layout auto: how many values the table holds in the shared layout before it "
+                  + "decides (it also decides before its first overflow).");
+
+  public static final ConfigOption<Long> PAGE_SIZE =
+      ConfigOption.bytes("sponge.leaky.page.size", 1L << 20)
+          .validate(Validator.bytesBetween(4L << 10, 64L << 20))
+          .describe(
+              "Size of one page of the shared layout's value log; pages are the unit moved to "
+                  + "SpongeFiles. Values larger than a page span pages.");
+
+  public static final ConfigOption<ValueBytes> VALUE_BYTES =
+      ConfigOption.choice("sponge.leaky.value.bytes", ValueBytes.RAW)
+          .describe(
+              "How the reducer helpers get a value's bytes: raw (copy the bytes Hadoop holds, "
+                  + "through @Private reduce-side internals; no value is deserialized on the way "
+                  + "in; falls back to reserialize when they are not there) or reserialize "
+                  + "(public API only: Hadoop deserializes the value, the helper serializes it "
+                  + "again).");
+
+  @Override
+  public String title() {
+    return "leaky-reducer: the leaky-buffer hashtable";
+  }
+
+  @Override
+  public String summary() {
+    return "Read by LeakyHashTable and the reducer helpers (LeakyGroupingReducer, "
+        + "LeakyJoinReducer) in reduce tasks; set them in a job's configuration.";
+  }
+
+  @Override
+  public List<ConfigOption<?>> options() {
+    return List.of(
+        BUDGET, BUDGET_FRACTION, LAYOUT, AUTO_LOAD_FACTOR, AUTO_SAMPLE, PAGE_SIZE, VALUE_BYTES);
+  }
+
+  @Override
+  public int order() {
+    return 60;
+  }
+}

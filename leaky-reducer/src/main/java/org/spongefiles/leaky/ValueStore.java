@@ -1,0 +1,38 @@
+package org.spongefiles.leaky;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * Where a table keeps its value bytes, by key slot: one of the two layouts. Stores account for the
+ * heap they hold and move value bytes to the overflow on request.
+ */
+interface ValueStore extends Closeable {
+
+  /** Appends one value's bytes to the values of {@code slot}. */
+  void append(int slot, byte[] bytes, int offset, int length) throws IOException;
+
+  /** Number of values of {@code slot} (0 for a slot never appended to). */
+  int count(int slot);
+
+  /** Reads the values of {@code slot} in the order they were appended. */
+  Cursor cursor(int slot);
+
+  /** Heap bytes held: value bytes in memory and the structures indexing them. */
+  long heapBytes();
+
+  /** Moves at least {@code bytes} of value bytes to the overflow if it can; returns bytes freed. */
+  long spill(long bytes) throws IOException;
+
+  /** Forgets every value (and deletes the overflow files); slots start again from empty. */
+  void clear() throws IOException;
+
+  /** The layout this store implements. */
+  Layout layout();
+
+  /** Reads the values of one slot, each into a {@link ByteView}. */
+  interface Cursor {
+    /** Points {@code view} at the next value; false when there is none. */
+    boolean next(ByteView view) throws IOException;
+  }
+}

@@ -1,0 +1,149 @@
+package org.spongefiles.leaky.mapreduce;
+
+import java.io.IOException;
+import org.apache.hadoop.io.DataInputBuffer;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.spongefiles.leaky.Group;
+import org.spongefiles.leaky.LeakyHashTable;
+import org.spongefiles.leaky.LeakyOptions;
+import org.spongefiles.leaky.ValueBytes;
+
+/**
+ * A reduce-side hash join of two tagged inputs: the build side of the task's whole partition is
+ * buffered as bytes in a {@link LeakyHashTable} keyed by join key, then each probe-side record is
+ * streamed against it and {@link #join} is called for every matching pair. Map output keys are a
+ * {@link JoinKey} subclass (which sorts the build side first and partitions by join key) and values
+ * a {@link JoinValue} subclass; the job needs no other setting.
+ *
+ * <pre>{@code
+ * public static class RankRevenue
+ *     extends LeakyJoinReducer<Text, UserVisit, Ranking, Text, Text> {
+ *   protected void join(Text url, UserVisit visit, Ranking rank, Context context)
+ *       throws IOException, InterruptedException {
+ *     context.write(url, new Text(rank.pageRank() + "," + visit.adRevenue()));
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Probe records without a match are counted ({@code UNMATCHED_PROBES}) and dropped: an inner
+ * join.
+ */
+public abstract class LeakyJoinReducer<
+        K extends WritableComparable<?>, B extends Writable, P extends Writable, KOUT, VOUT>
+    extends Reducer<JoinKey<K>, JoinValue<B, P>, KOUT, VOUT> {
+
+  /** Probe-side records whose key had no build-side value. */
+  public static final String UNMATCHED_PROBES = "UNMATCHED_PROBES";
+
+  /**
+   * Called for every build-side value matching a probe-side value. Both objects are reused: copy
+   * what must outlive the call.
+   */
+  protected abstract void join(K key, B build, P probe, Context context)
+      throws IOException, InterruptedException;
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void run(Context context) throws IOException, InterruptedException {
+    setup(context);
+    try {
+      JoinValue<B, P> holder =
+          (JoinValue<B, P>)
+              ReflectionUtils.newInstance(
+                  context.getMapOutputValueClass(), context.getConfiguration());
+      JoinKey<K> keyHolder =
+          (JoinKey<K>)
+              ReflectionUtils.newInstance(
+                  context.getMapOutputKeyClass(), context.getConfiguration());
+      Class<K> keyClass = (Class<K>) keyHolder.key().getClass();
+      Class<B> buildClass = (Class<B>) holder.build().getClass();
+      try (LeakyHashTable<K, B> table =
+          LeakyHashTable.builder(keyClass, buildClass)
+              .conf(context.getConfiguration())
+              .taskAttempt(context.getTaskAttemptID().toString())
+              .build()) {
+        ValueBytes mode = LeakyOptions.VALUE_BYTES.get(context.getConfiguration());
+        Sink sink = new Sink(table, holder, context);
+        ValueBytes used = ReduceInput.drive(context, mode, sink);
+        context.getCounter(LeakyCounters.GROUP, UNMATCHED_PROBES).increment(sink.unmatched);
+        LeakyCounters.publish(context, table, used);
+      }
+    } finally {
+      cleanup(context);
+    }
+  }
+
+  /** Buffers build-side values, then probes with each probe-side value. */
+  private final class Sink implements RecordSink<JoinKey<K>, JoinValue<B, P>> {
+    private final LeakyHashTable<K, B> table;
+    private final JoinValue<B, P> holder;
+    private final Context context;
+    private boolean probing;
+    private long unmatched;
+
+    Sink(LeakyHashTable<K, B> table, JoinValue<B, P> holder, Context context) {
+      this.table = table;
+      this.holder = holder;
+      this.context = context;
+    }
+
+    @Override
+    public void rawRecord(JoinKey<K> key, DataInputBuffer value)
+        throws IOException, InterruptedException {
+      byte side = value.readByte();
+      checkSide(key, side);
+      if (side == JoinKey.BUILD) {
+        int start = value.getPosition();
+        table.putBytes(key.key(), value.getData(), start, value.getLength() - start);
+      } else {
+        holder.probe().readFields(value);
+        probe(key.key(), holder.probe());
+      }
+    }
+
+    @Override
+    public void record(JoinKey<K> key, JoinValue<B, P> value)
+        throws IOException, InterruptedException {
+      checkSide(key, value.side());
+      if (value.side() == JoinKey.BUILD) {
+        table.put(key.key(), value.build());
+      } else {
+        probe(key.key(), value.probe());
+      }
+    }
+
+    @Override
+    public void groupEnd(JoinKey<K> key) {
+      // The table spans the whole partition: nothing to do between keys.
+    }
+
+    private void checkSide(JoinKey<K> key, byte valueSide) throws IOException {
+      if (valueSide != key.side()) {
+        throw new IOException(
+            "Join record " + key + " carries a value of side " + valueSide + ": they must agree");
+      }
+      if (valueSide == JoinKey.BUILD && probing) {
+        throw new IOException(
+            "Build-side record "
+                + key
+                + " arrived after probe-side records: the map output key must be a JoinKey "
+                + "sorted by its own compareTo (no other sort comparator)");
+      }
+      probing |= valueSide == JoinKey.PROBE;
+    }
+
+    private void probe(K key, P probe) throws IOException, InterruptedException {
+      Group<K, B> group = table.get(key);
+      if (group == null) {
+        unmatched++;
+        return;
+      }
+      for (B build : group.values()) {
+        join(key, build, probe, context);
+      }
+    }
+  }
+}
