@@ -1,0 +1,135 @@
+package org.spongefiles.bag;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.stats.SpongeStats;
+
+/**
+ * The SpongeFiles of the bags of one task attempt (or of the threads that run no task). The
+ * SpongeTask is opened at the first spill, so tasks that never spill never touch the pool; {@link
+ * #close()} deletes every SpongeFile its bags still hold.
+ */
+public final class BagTask implements Closeable {
+  private final String taskId;
+  private final Configuration conf;
+  private final Thread owner;
+  private final int mergeFanIn;
+  private final int readBuffer;
+  private final BagCounters counters = new BagCounters();
+  private SpongeTask sponge;
+  private IOException openFailure;
+  private boolean closed;
+
+  /**
+   * Bags of {@code taskId}, configured by {@code conf}; {@code owner} is the thread running the
+   * task, or null when no thread owns it.
+   *
+   * @throws org.spongefiles.core.config.ConfigException naming the key when a {@code sponge.*}
+   *     value is invalid, so a bad recipe fails the task at its first bag, not at its first spill
+   */
+  BagTask(String taskId, Configuration conf, Thread owner) {
+    this.taskId = Objects.requireNonNull(taskId, "taskId cannot be null");
+    this.conf = Objects.requireNonNull(conf, "conf cannot be null");
+    this.owner = owner;
+    for (ConfigOption<?> option : new SpongeOptions().options()) {
+      option.get(conf);
+    }
+    this.mergeFanIn = PigBagOptions.MERGE_FANIN.get(conf);
+    this.readBuffer = PigBagOptions.READ_BUFFER.get(conf).intValue();
+  }
+
+  public String taskId() {
+    return taskId;
+  }
+
+  Thread owner() {
+    return owner;
+  }
+
+  int mergeFanIn() {
+    return mergeFanIn;
+  }
+
+  int readBuffer() {
+    return readBuffer;
+  }
+
+  /**
+   * The task's SpongeFiles, opened on first use.
+   *
+   * @throws IOException when they cannot be opened (the same failure on every later call) or the
+   *     task has ended
+   */
+  synchronized SpongeTask sponge() throws IOException {
+    if (closed) {
+      throw new IOException("The bags of task " + taskId + " are closed: the task has ended");
+    }
+    if (openFailure != null) {
+      throw openFailure;
+    }
+    if (sponge == null) {
+      try {
+        sponge = SpongeTask.open(conf, taskId);
+      } catch (IOException | RuntimeException e) {
+        openFailure =
+            new IOException("Cannot open SpongeFiles for the bags of task " + taskId + ": " + e, e);
+        throw openFailure;
+      }
+    }
+    return sponge;
+  }
+
+  /** Statistics of the task's SpongeFiles; null before the first spill. */
+  public synchronized SpongeStats stats() {
+    return sponge == null ? null : sponge.stats();
+  }
+
+  /** The task's SpongeFiles not deleted yet (0 before the first spill and after close). */
+  public synchronized int liveFiles() {
+    return sponge == null || closed ? 0 : sponge.files().size();
+  }
+
+  /** How many times {@code counter} was counted. */
+  public long count(BagCounter counter) {
+    return counters.get(counter);
+  }
+
+  void count(BagCounter counter, long amount) {
+    counters.add(counter, amount);
+  }
+
+  /** Publishes the counters that grew through Pig's status reporter. */
+  void publishCounters() {
+    counters.publish(stats());
+  }
+
+  public synchronized boolean isClosed() {
+    return closed;
+  }
+
+  /** Deletes every SpongeFile the task's bags still hold. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    SpongeTask open;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      open = sponge;
+    }
+    if (open != null) {
+      open.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "bags of " + taskId;
+  }
+}

@@ -1,0 +1,54 @@
+package org.spongefiles.bag;
+
+import java.util.List;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.Validator;
+
+/**
+ * Keys the Pig bags read from the task's job configuration (a Pig script's {@code SET}, a {@code
+ * -propertyFile} or the cluster's mapred-site.xml), beside sponge-core's keys.
+ */
+public final class PigBagOptions implements OptionSet {
+
+  public static final ConfigOption<Integer> MERGE_FANIN =
+      ConfigOption.integer("sponge.pig.merge.fanin", 100)
+          .validate(Validator.between(2, 10_000))
+          .describe(
+              "Most spilled runs a sorted or distinct bag merges at once when it is read. A bag "
+                  + "with more runs first merges them, this many at a time, into new runs, as "
+                  + "Pig's own bags do with more than 100 spill files. Each run being merged holds "
+                  + "a reader (see sponge.pig.read.buffer).");
+
+  public static final ConfigOption<Long> READ_BUFFER =
+      ConfigOption.bytes("sponge.pig.read.buffer", 64L << 10)
+          .validate(Validator.bytesBetween(4L << 10, 16L << 20))
+          .describe(
+              "Bytes a bag's reader of one spilled run buffers: twice this much in direct "
+                  + "memory for chunks outside the node's pool (rounded to checksum blocks, at "
+                  + "most a chunk), plus this much on the heap. Pool chunks are read in place.");
+
+  private static final List<ConfigOption<?>> ALL = List.of(MERGE_FANIN, READ_BUFFER);
+
+  @Override
+  public String title() {
+    return "pig-databag: Pig bags spilling to SpongeFiles";
+  }
+
+  @Override
+  public String summary() {
+    return "Read by the bags of org.spongefiles.bag.SpongeBagFactory in each Pig task, from the "
+        + "job's configuration; the recipe (docs/pig-databag.md) sets them with the sponge.* "
+        + "keys of sponge-core in the script's properties file.";
+  }
+
+  @Override
+  public List<ConfigOption<?>> options() {
+    return ALL;
+  }
+
+  @Override
+  public int order() {
+    return 40;
+  }
+}

@@ -1,0 +1,68 @@
+package org.spongefiles.bag;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.pig.data.Tuple;
+
+/**
+ * A default bag's tuples: every run in spill order, then memory. When the bag spills while this
+ * source reads memory, the tuples it was reading are now the first run written since; it reads that
+ * run from where it was (Pig's own bags fast-forward the same way), then any later run, then memory
+ * again. Tuples added after reading began are read too, as in Pig.
+ */
+final class SequentialSource implements TupleSource {
+  private final SpongeBag bag;
+  private int nextRun;
+  private boolean inMemory;
+  private int runsAtMemory;
+  private int memoryIndex;
+  private RunReader reader;
+
+  SequentialSource(SpongeBag bag) {
+    this.bag = bag;
+  }
+
+  @Override
+  public Tuple next() throws IOException {
+    while (true) {
+      if (reader != null) {
+        Tuple tuple = reader.next();
+        if (tuple != null) {
+          return tuple;
+        }
+        reader = null;
+      }
+      Run run;
+      long skip = 0;
+      synchronized (bag.lock()) {
+        int runs = bag.runs().size();
+        if (inMemory && runs > runsAtMemory) {
+          run = bag.runs().get(runsAtMemory);
+          skip = memoryIndex;
+          nextRun = runsAtMemory + 1;
+          inMemory = false;
+          memoryIndex = 0;
+        } else if (!inMemory && nextRun < runs) {
+          run = bag.runs().get(nextRun++);
+        } else {
+          if (!inMemory) {
+            inMemory = true;
+            runsAtMemory = runs;
+          }
+          List<Tuple> memory = bag.memoryList();
+          return memoryIndex < memory.size() ? memory.get(memoryIndex++) : null;
+        }
+      }
+      reader = run.open(bag.task());
+      reader.skip(skip);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (reader != null) {
+      reader.close();
+      reader = null;
+    }
+  }
+}

@@ -1,0 +1,280 @@
+package org.spongefiles.bag;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.lang.ref.Cleaner;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import org.apache.pig.PigCounters;
+import org.apache.pig.PigWarning;
+import org.apache.pig.data.DataBag;
+import org.apache.pig.data.DataType;
+import org.apache.pig.data.DefaultAbstractBag;
+import org.apache.pig.data.InterSedes;
+import org.apache.pig.data.InterSedesFactory;
+import org.apache.pig.data.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What Pig's default, sorted and distinct bags share, with spills going to SpongeFiles: tuples are
+ * held in memory until Pig's memory manager calls {@link #spill()}, which writes them all into one
+ * new SpongeFile (a run) of the bag's task, as Pig writes one spill file. Iterators read the runs
+ * back from SpongeFiles and then memory, and follow the bag when it spills under them.
+ *
+ * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
+ * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
+ * tuple, so a bag being filled from another can be spilled before it is full (Pig's reduce side
+ * fills a group's bag that way). Runs are deleted by {@link #clear()}, when the bag becomes
+ * unreachable (a cleaner action holds the runs, not the bag), and at the latest when the task ends.
+ */
+public abstract class SpongeBag extends DefaultAbstractBag {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeBag.class);
+  private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
+  private static final Cleaner CLEANER = Cleaner.create();
+
+  /** Heap a run costs its bag: the Run, its SpongeFile and chunk records. */
+  private static final long RUN_OVERHEAD = 256;
+
+  /** Tuples whose size is sampled for the memory estimate (every tenth added, as Pig does). */
+  private static final int SAMPLE_SIZE = 100;
+
+  private static final int SAMPLE_FREQUENCY = 10;
+
+  private transient Object lock;
+  private transient BagTask task;
+  private transient SpillRuns runs;
+  private transient boolean cleanerRegistered;
+  private transient long added;
+  private transient long sampledBytes;
+  private transient int sampledTuples;
+  private transient long modifications;
+
+  SpongeBag(BagTask task, Collection<Tuple> memory) {
+    init(Objects.requireNonNull(task, "task cannot be null"));
+    this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
+  }
+
+  private void init(BagTask owner) {
+    this.lock = new Object();
+    this.task = owner;
+    this.runs = new SpillRuns();
+  }
+
+  /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
+  final void adopt(Collection<Tuple> given) {
+    synchronized (lock) {
+      for (Tuple tuple : given) {
+        mSize++;
+        sample(tuple);
+      }
+    }
+    markSpillableIfNecessary();
+  }
+
+  /** Adds {@code tuple} to the memory collection; false if a distinct bag already held it. */
+  abstract boolean addToMemory(Tuple tuple);
+
+  /** The memory tuples in the order a spill writes them; may reorder memory. Under the lock. */
+  abstract Iterable<Tuple> spillOrder();
+
+  /** Puts back, in memory, the tuples of runs read from a Java-serialized bag. */
+  abstract void restoreSpilled(List<Tuple> spilled);
+
+  /** Resets subclass state after {@link #clear()}; under the lock. */
+  abstract void cleared();
+
+  @Override
+  public void add(Tuple tuple) {
+    synchronized (lock) {
+      if (addToMemory(tuple)) {
+        mSize++;
+        sample(tuple);
+      }
+      modifications++;
+    }
+    markSpillableIfNecessary();
+  }
+
+  @Override
+  public void addAll(DataBag bag) {
+    addAll((Iterable<Tuple>) bag);
+  }
+
+  @Override
+  public void addAll(Collection<Tuple> tuples) {
+    addAll((Iterable<Tuple>) tuples);
+  }
+
+  /** Adds each tuple under the lock on its own, so the bag may spill while it is being filled. */
+  @Override
+  public void addAll(Iterable<Tuple> tuples) {
+    for (Tuple tuple : tuples) {
+      add(tuple);
+    }
+  }
+
+  private void sample(Tuple tuple) {
+    if (sampledTuples < SAMPLE_SIZE && added++ % SAMPLE_FREQUENCY == 0 && tuple != null) {
+      sampledBytes += tuple.getMemorySize();
+      sampledTuples++;
+    }
+  }
+
+  /**
+   * Heap held by the tuples in memory, from their sampled average size (Pig's estimate), plus the
+   * runs' bookkeeping; the memory manager spills the largest bags first.
+   */
+  @Override
+  public long getMemorySize() {
+    synchronized (lock) {
+      long inMemory = mContents.size();
+      long average = sampledTuples == 0 ? 0 : sampledBytes / sampledTuples;
+      long references = Math.max(40, roundToEight(4 + inMemory * 4));
+      return average * inMemory + 84 + references + runs.size() * RUN_OVERHEAD;
+    }
+  }
+
+  private static long roundToEight(long bytes) {
+    return 8 * ((bytes + 7) / 8);
+  }
+
+  /**
+   * Writes every tuple held in memory into one new SpongeFile and frees them. Called by Pig's
+   * memory manager under memory pressure. When the SpongeFile cannot be written the tuples stay in
+   * memory, a warning is logged and 0 is returned, as Pig's bags do when a spill file fails.
+   *
+   * @return the number of tuples spilled
+   */
+  @Override
+  public long spill() {
+    long count;
+    synchronized (lock) {
+      count = mContents.size();
+      if (count == 0 || task.isClosed()) {
+        return 0;
+      }
+      Run run;
+      try {
+        run = RunWriter.write(task, spillOrder(), "pigbag");
+      } catch (IOException | RuntimeException e) {
+        task.count(BagCounter.BAG_SPILL_FAILURES, 1);
+        LOG.warn("Could not spill {} tuples of a bag of {}; they stay in memory", count, task, e);
+        warn(
+            "Unable to spill " + count + " tuples to SpongeFiles: " + e,
+            PigWarning.UNABLE_TO_SPILL,
+            e);
+        return 0;
+      }
+      runs.add(run);
+      if (!cleanerRegistered) {
+        CLEANER.register(this, runs);
+        cleanerRegistered = true;
+      }
+      mContents.clear();
+      modifications++;
+    }
+    task.count(BagCounter.BAG_SPILLS, 1);
+    task.count(BagCounter.BAG_SPILLED_TUPLES, count);
+    incSpillCount(PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT);
+    task.publishCounters();
+    return count;
+  }
+
+  /** Empties the bag and deletes its runs. Iterators open on it then read undefined results. */
+  @Override
+  public void clear() {
+    List<Run> dropped;
+    synchronized (lock) {
+      mContents.clear();
+      mSize = 0;
+      added = 0;
+      sampledBytes = 0;
+      sampledTuples = 0;
+      modifications++;
+      dropped = runs.takeAll();
+      cleared();
+    }
+    SpillRuns.deleteAll(dropped);
+  }
+
+  final Object lock() {
+    return lock;
+  }
+
+  final BagTask task() {
+    return task;
+  }
+
+  final SpillRuns runs() {
+    return runs;
+  }
+
+  /** Changes since creation: adds, spills and clears. Under the lock. */
+  final long modifications() {
+    return modifications;
+  }
+
+  /** Memory as a list: the default bag's always, the others' once reading began. */
+  @SuppressWarnings("unchecked")
+  final List<Tuple> memoryList() {
+    return (List<Tuple>) mContents;
+  }
+
+  /** Tuples held in memory now. */
+  public final int inMemory() {
+    synchronized (lock) {
+      return mContents.size();
+    }
+  }
+
+  /** Spilled runs (one SpongeFile each) the bag holds now. */
+  public final int runCount() {
+    return runs.size();
+  }
+
+  /** Bytes of the bag's runs. */
+  public final long spilledBytes() {
+    return runs.bytes();
+  }
+
+  /** The task whose SpongeFiles hold this bag's runs. */
+  public final BagTask owner() {
+    return task;
+  }
+
+  /**
+   * Java serialization (Pig serializes plans holding constant bags) writes the spilled tuples too:
+   * Pig's superclass writes the memory, this class every run, read back into memory.
+   */
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
+    List<Run> spilled = runs.snapshot();
+    long total = 0;
+    for (Run run : spilled) {
+      total += run.tuples();
+    }
+    out.writeLong(total);
+    for (Run run : spilled) {
+      RunReader reader = run.open(task);
+      for (Tuple tuple = reader.next(); tuple != null; tuple = reader.next()) {
+        SEDES.writeDatum(out, tuple, DataType.TUPLE);
+      }
+    }
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    init(TaskSponges.shared().current());
+    long total = in.readLong();
+    List<Tuple> spilled = new ArrayList<>();
+    for (long i = 0; i < total; i++) {
+      spilled.add((Tuple) SEDES.readDatum(in));
+    }
+    restoreSpilled(spilled);
+  }
+}

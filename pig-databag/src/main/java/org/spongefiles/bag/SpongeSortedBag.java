@@ -1,0 +1,55 @@
+package org.spongefiles.bag;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.pig.data.Tuple;
+
+/**
+ * A bag read in the order of a comparator (an ORDER BY's, or Pig's default tuple order), like Pig's
+ * {@code SortedDataBag}, whose spills go to SpongeFiles: each spill writes memory sorted, and
+ * reading merges the runs with memory. The comparator is serialized with the bag, so it must be
+ * serializable, as Pig's own sort comparators are.
+ */
+public final class SpongeSortedBag extends OrderedBag {
+  private static final long serialVersionUID = 1L;
+
+  private final Comparator<Tuple> comparator;
+
+  /** A bag in {@code comparator}'s order; null means Pig's default tuple order. */
+  SpongeSortedBag(BagTask task, Comparator<Tuple> comparator) {
+    super(task, new ArrayList<>());
+    this.comparator = comparator == null ? TupleOrder.NATURAL : comparator;
+  }
+
+  @Override
+  public boolean isSorted() {
+    return true;
+  }
+
+  @Override
+  public boolean isDistinct() {
+    return false;
+  }
+
+  @Override
+  Comparator<Tuple> order() {
+    return comparator;
+  }
+
+  @Override
+  boolean addToMemory(Tuple tuple) {
+    memoryChanged();
+    return mContents.add(tuple);
+  }
+
+  @Override
+  void sortMemory() {
+    memoryList().sort(comparator);
+  }
+
+  @Override
+  void restoreSpilled(List<Tuple> spilled) {
+    memoryList().addAll(spilled);
+  }
+}

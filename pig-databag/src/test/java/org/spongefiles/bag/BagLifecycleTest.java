@@ -1,0 +1,133 @@
+package org.spongefiles.bag;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce;
+import org.apache.pig.data.DataBag;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.config.ConfigException;
+
+/** When a bag's SpongeFiles are freed, and which task they belong to. */
+class BagLifecycleTest {
+
+  private static DataBag spilledBag(BagFixture fixture, int tuples) {
+    DataBag bag = fixture.factory.newDefaultBag();
+    new RandomTuples(31, 100).list(tuples).forEach(bag::add);
+    assertThat(bag.spill()).isEqualTo(tuples);
+    return bag;
+  }
+
+  @Test
+  void clearDeletesTheRuns() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      DataBag bag = spilledBag(fixture, 2_000);
+      bag.add(new RandomTuples(32, 10).next());
+      bag.spill();
+      assertThat(fixture.task().liveFiles()).isEqualTo(2);
+      bag.clear();
+      assertThat(fixture.task().liveFiles()).isZero();
+    }
+  }
+
+  @Test
+  void anUnreachableBagsRunsAreDeletedWithoutClear() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      spilledBag(fixture, 2_000);
+      spilledBag(fixture, 1_000);
+      DataBag kept = spilledBag(fixture, 500);
+      assertThat(fixture.task().liveFiles()).isEqualTo(3);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                System.gc();
+                return fixture.task().liveFiles() == 1;
+              });
+      assertThat(BagAssert.contents(kept)).hasSize(500);
+    }
+  }
+
+  @Test
+  void closingTheTasksDeletesWhatTheirBagsStillHold() throws Exception {
+    BagFixture fixture = new BagFixture();
+    DataBag bag;
+    BagTask task;
+    try {
+      bag = spilledBag(fixture, 2_000);
+      task = fixture.task();
+      assertThat(task.liveFiles()).isEqualTo(1);
+    } finally {
+      fixture.close();
+    }
+    assertThat(task.isClosed()).isTrue();
+    assertThat(task.liveFiles()).isZero();
+    assertThat(bag.spill()).isZero();
+    assertThatThrownBy(() -> BagAssert.contents(bag))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(TaskSponges.PROCESS_TASK);
+  }
+
+  @Test
+  void bagsBelongToTheAttemptOfTheirThreadUntilItEnds() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      AtomicReference<BagTask> first = new AtomicReference<>();
+      AtomicReference<BagTask> second = new AtomicReference<>();
+      AtomicReference<DataBag> firstBag = new AtomicReference<>();
+      Thread attempt =
+          new Thread(
+              () -> {
+                PigMapReduce.sJobConfInternal.set(taskConf(fixture, "attempt_1_0001_m_000000_0"));
+                firstBag.set(spilledBag(fixture, 1_000));
+                first.set(fixture.tasks.current());
+                PigMapReduce.sJobConfInternal.set(taskConf(fixture, "attempt_1_0001_m_000001_0"));
+                spilledBag(fixture, 10);
+                second.set(fixture.tasks.current());
+              });
+      attempt.start();
+      attempt.join();
+
+      assertThat(first.get().taskId()).isEqualTo("attempt_1_0001_m_000000_0");
+      assertThat(((SpongeBag) firstBag.get()).owner()).isSameAs(first.get());
+      assertThat(first.get().isClosed()).as("its thread started another attempt").isTrue();
+      assertThat(second.get().taskId()).isEqualTo("attempt_1_0001_m_000001_0");
+      assertThat(second.get().liveFiles()).isEqualTo(1);
+      assertThat(fixture.tasks.tasks()).contains(second.get());
+
+      fixture.tasks.sweep();
+      assertThat(second.get().isClosed()).as("its thread ended").isTrue();
+      assertThat(fixture.task().taskId()).isEqualTo(TaskSponges.PROCESS_TASK);
+      assertThat(fixture.tasks.tasks()).containsExactly(fixture.task());
+    }
+  }
+
+  @Test
+  void anInvalidSettingFailsTheFirstBagNamingTheKeyAndValue() throws Exception {
+    Configuration bad = new Configuration(false);
+    bad.set(PigBagOptions.MERGE_FANIN.key(), "1");
+    try (BagFixture fixture = new BagFixture(64L << 20, bad)) {
+      assertThatThrownBy(fixture.factory::newDefaultBag)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("sponge.pig.merge.fanin")
+          .hasMessageContaining("1");
+    }
+    Configuration badCore = new Configuration(false);
+    badCore.set("sponge.chunk.size", "lots");
+    try (BagFixture fixture = new BagFixture(64L << 20, badCore)) {
+      assertThatThrownBy(() -> fixture.factory.newSortedBag(null))
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("sponge.chunk.size")
+          .hasMessageContaining("lots");
+    }
+  }
+
+  private static Configuration taskConf(BagFixture fixture, String attempt) {
+    Configuration conf = new Configuration(fixture.conf);
+    conf.set(TaskSponges.ATTEMPT_KEY, attempt);
+    return conf;
+  }
+}

@@ -1,0 +1,71 @@
+package org.spongefiles.bag;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.pig.data.DataBag;
+import org.apache.pig.data.Tuple;
+import org.apache.pig.tools.pigstats.PigStatusReporter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.stats.SpongeStats;
+import org.spongefiles.core.tier.TierKind;
+
+/** The SpongeFiles counter group, published through Pig's status reporter. */
+class CountersTest {
+
+  @AfterEach
+  void detach() {
+    PigStatusReporter.staticDataCleanup();
+  }
+
+  @Test
+  void spillsAndReadsArePublishedAsTheyHappen() throws Exception {
+    CountersContext context = new CountersContext();
+    PigStatusReporter.getInstance().setContext(context);
+    try (BagFixture fixture = new BagFixture()) {
+      List<Tuple> input = new RandomTuples(51, 1000).list(8_000);
+      DataBag bag = fixture.factory.newSortedBag(null);
+      DefaultBagTest.feed(input, 3, bag);
+      SpongeStats stats = fixture.stats();
+
+      assertThat(context.value("BAG_SPILLS")).isEqualTo(3);
+      assertThat(context.value("BAG_SPILLED_TUPLES")).isEqualTo(6_000);
+      assertThat(context.value("POOL_BYTES_WRITTEN"))
+          .isEqualTo(stats.bytesWritten(TierKind.POOL))
+          .isPositive();
+      assertThat(context.value("FILES_CREATED")).isEqualTo(3);
+      assertThat(context.value("POOL_BYTES_READ")).isZero();
+      assertThat(
+              context
+                  .get()
+                  .findCounter(org.apache.pig.PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT)
+                  .getValue())
+          .as("Pig's own spill counter, as its bags count")
+          .isEqualTo(3);
+
+      BagAssert.contents(bag);
+      assertThat(context.value("POOL_BYTES_READ"))
+          .isEqualTo(stats.bytesRead(TierKind.POOL))
+          .isEqualTo(stats.bytesWritten(TierKind.POOL));
+      assertThat(context.value("BLOCKED_WRITE_MILLIS"))
+          .isEqualTo(stats.blockedWriteNanos() / 1_000_000);
+    }
+  }
+
+  @Test
+  void countsWithoutATaskContextArePublishedOnceOneIsThere() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      DataBag bag = fixture.factory.newDefaultBag();
+      new RandomTuples(52, 100).list(1_000).forEach(bag::add);
+      bag.spill();
+      CountersContext context = new CountersContext();
+      PigStatusReporter.getInstance().setContext(context);
+      bag.add(new RandomTuples(53, 100).next());
+      bag.spill();
+
+      assertThat(context.value("BAG_SPILLS")).isEqualTo(2);
+      assertThat(context.value("BAG_SPILLED_TUPLES")).isEqualTo(1_001);
+    }
+  }
+}
