@@ -1,0 +1,84 @@
+package org.spongefiles.merger;
+
+import java.io.IOException;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hadoop's reduce-side shuffle with its merge over SpongeFiles. Enable it with
+ *
+ * <pre>
+ * mapreduce.job.reduce.shuffle.consumer.plugin.class = org.spongefiles.merger.SpongeShuffle
+ * </pre>
+ *
+ * (or {@link SpongeMergerSetup#enable}). Fetching is Hadoop's own; only the merge manager differs.
+ * When SpongeFiles are unusable at the task's start the task fails, naming the key, unless {@code
+ * sponge.merger.fallback=true}, which runs Hadoop's merger instead with a warning.
+ */
+public class SpongeShuffle<K, V> extends Shuffle<K, V> {
+  private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffle.class);
+
+  private MergerSession session;
+
+  @Override
+  @SuppressWarnings("rawtypes")
+  protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
+    boolean fallback = MergerOptions.FALLBACK.get(context.getJobConf());
+    try {
+      session = MergerSession.open(context);
+    } catch (IOException | RuntimeException e) {
+      if (!fallback) {
+        throw new SpongeMergerException(
+            "SpongeFiles merger cannot start for "
+                + context.getReduceId()
+                + ": "
+                + e.getMessage()
+                + " (or set "
+                + MergerOptions.FALLBACK.key()
+                + "=true to run Hadoop's own merger instead)",
+            e);
+      }
+      LOG.warn(
+          "SpongeFiles merger cannot start for {}, running Hadoop's own merger ({}=true): {}",
+          context.getReduceId(),
+          MergerOptions.FALLBACK.key(),
+          e.getMessage());
+      context
+          .getReporter()
+          .incrCounter(MergerCounter.GROUP, MergerCounter.FALLBACK_TO_HADOOP_MERGER.name(), 1);
+      return super.createMergeManager(context);
+    }
+    return session.manager(this);
+  }
+
+  @Override
+  public RawKeyValueIterator run() throws IOException, InterruptedException {
+    try {
+      return super.run();
+    } finally {
+      if (session != null) {
+        session.publishCounters();
+      }
+    }
+  }
+
+  /** Called after the reducer ran: publishes the counters and deletes the SpongeFiles left. */
+  @Override
+  public void close() {
+    try {
+      super.close();
+    } finally {
+      if (session != null) {
+        try {
+          session.close();
+        } catch (IOException e) {
+          LOG.warn("Could not release the SpongeFiles of the merge: {}", e.toString());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package org.spongefiles.merger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The final merge reads every SpongeFile in one round, unless their read buffers would exceed
+ * sponge.merger.read.buffer.total: then, and only then, it merges the smallest first.
+ */
+class ReadBoundTest {
+
+  @Test
+  void intermediateMergesHappenOnlyPastTheReadBufferBound() throws Exception {
+    try (LocalJobs jobs = new LocalJobs()) {
+      Path input = jobs.newInput();
+      Map<String, Integer> expected = TestJobs.writeWords(input, 14, 3_000, 60_000);
+
+      LocalJobs.Run unbounded = jobs.sponge(TestJobs::wordCount, input, conf -> {});
+      // 64 KiB windows, two per segment: 384 KiB holds three segments at once.
+      LocalJobs.Run bounded =
+          jobs.sponge(
+              TestJobs::wordCount,
+              input,
+              conf -> conf.set("sponge.merger.read.buffer.total", "384k"));
+
+      String reference = TestJobs.render(expected);
+      assertThat(unbounded.output).asString().isEqualTo(reference);
+      assertThat(bounded.output).isEqualTo(unbounded.output);
+      long files = unbounded.sponge(MergerCounter.FINAL_MERGE_SEGMENTS);
+      assertThat(files).isGreaterThan(3);
+      assertThat(unbounded.sponge(MergerCounter.INTERMEDIATE_MERGES)).isZero();
+      assertThat(bounded.sponge(MergerCounter.FINAL_MERGE_SEGMENTS)).isEqualTo(3);
+      // Each intermediate merge of k files removes k - 1: the first takes only what is needed.
+      assertThat(bounded.sponge(MergerCounter.INTERMEDIATE_MERGES)).isEqualTo((files - 3 + 1) / 2);
+      assertThat(bounded.reduceSpillFiles).isEmpty();
+    }
+  }
+}

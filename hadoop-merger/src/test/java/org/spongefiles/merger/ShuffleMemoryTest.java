@@ -1,0 +1,91 @@
+package org.spongefiles.merger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.junit.jupiter.api.Test;
+
+/** Hadoop's shuffle memory keys keep the meaning Hadoop's merger gives them. */
+class ShuffleMemoryTest {
+
+  @Test
+  void defaultsAreHadoops() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, 1_000_000_000L);
+
+    ShuffleMemory memory = ShuffleMemory.from(conf);
+
+    assertThat(memory.memoryLimit).isEqualTo(700_000_000L);
+    assertThat(memory.maxSingleShuffle).isEqualTo(175_000_000L);
+    // Hadoop multiplies by a float too: 462,000,032, not 462,000,000.
+    assertThat(memory.mergeThreshold).isEqualTo((long) (700_000_000L * 0.66f));
+    assertThat(memory.mergeCount).isEqualTo(1000);
+    assertThat(memory.maxInMemReduce).isZero();
+  }
+
+  @Test
+  void tuningKeepsItsMeaning() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, 1_000_000L);
+    conf.setFloat(MRJobConfig.SHUFFLE_INPUT_BUFFER_PERCENT, 0.5f);
+    conf.setFloat(MRJobConfig.SHUFFLE_MEMORY_LIMIT_PERCENT, 0.1f);
+    conf.setFloat(MRJobConfig.SHUFFLE_MERGE_PERCENT, 0.8f);
+    conf.setInt(MRJobConfig.REDUCE_MERGE_INMEM_THRESHOLD, 0);
+    conf.setFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 0.25f);
+
+    ShuffleMemory memory = ShuffleMemory.from(conf);
+
+    assertThat(memory.memoryLimit).isEqualTo(500_000L);
+    assertThat(memory.maxSingleShuffle).isEqualTo(50_000L);
+    assertThat(memory.mergeThreshold).isEqualTo(400_000L);
+    assertThat(memory.mergeCount).isZero();
+    assertThat(memory.maxInMemReduce).isEqualTo(125_000L);
+  }
+
+  @Test
+  void zeroSingleShuffleLimitSendsEveryOutputToSpongeFilesAsDocumented() {
+    Configuration conf = new Configuration(false);
+    conf.setFloat(MRJobConfig.SHUFFLE_MEMORY_LIMIT_PERCENT, 0f);
+
+    assertThat(ShuffleMemory.from(conf).maxSingleShuffle).isZero();
+  }
+
+  @Test
+  void aSingleOutputLimitAboveTheMergeThresholdNamesTheKey() {
+    Configuration conf = new Configuration(false);
+    conf.setFloat(MRJobConfig.SHUFFLE_MEMORY_LIMIT_PERCENT, 0.9f);
+
+    assertThatThrownBy(() -> ShuffleMemory.from(conf))
+        .hasMessageStartingWith(
+            "Invalid value 0.9 for configuration mapreduce.reduce.shuffle.memory.limit.percent")
+        .hasMessageContaining("mapreduce.reduce.shuffle.merge.percent=0.66");
+  }
+
+  @Test
+  void fractionsOutsideZeroToOneNameTheKey() {
+    Configuration conf = new Configuration(false);
+    conf.set(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, "lots");
+
+    assertThatThrownBy(() -> ShuffleMemory.from(conf))
+        .hasMessage(
+            "Invalid value lots for configuration mapreduce.reduce.input.buffer.percent:"
+                + " not a number");
+  }
+
+  @Test
+  void setupEnablesThePluginThroughHadoopsKey() {
+    JobConf conf = new JobConf(false);
+    assertThat(SpongeMergerSetup.isEnabled(conf)).isFalse();
+
+    SpongeMergerSetup.enableWithFallback(conf);
+
+    assertThat(conf.get(MRConfig.SHUFFLE_CONSUMER_PLUGIN))
+        .isEqualTo("org.spongefiles.merger.SpongeShuffle");
+    assertThat(SpongeMergerSetup.isEnabled(conf)).isTrue();
+    assertThat(MergerOptions.FALLBACK.get(conf)).isTrue();
+  }
+}

@@ -1,0 +1,130 @@
+package org.spongefiles.merger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.Map;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.testing.TestDirs;
+
+/**
+ * A reduce task whose SpongeFiles setup is unusable fails at its start with a message naming the
+ * key, or, with sponge.merger.fallback=true, runs Hadoop's merger with a warning and a counter.
+ */
+class StartupTest {
+  private Path pool;
+  private Path disk;
+  private ShuffleHarness harness;
+
+  @BeforeEach
+  void setUp() {
+    pool = TestDirs.newShmDir("startup-pool");
+    disk = TestDirs.newShmDir("startup-disk");
+    harness = new ShuffleHarness(pool, disk);
+  }
+
+  @AfterEach
+  void tearDown() {
+    TestDirs.deleteTree(pool);
+    TestDirs.deleteTree(disk);
+  }
+
+  @Test
+  void missingPoolDirectoryFailsTheTaskNamingTheKey() {
+    Path missing = pool.resolve("no-such-dir");
+    harness.conf.set("sponge.pool.dir", missing.toString());
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .isInstanceOf(SpongeMergerException.class)
+        .hasMessageContaining("sponge.pool.dir=" + missing)
+        .hasMessageContaining(ShuffleHarness.REDUCE.toString())
+        .hasMessageContaining("sponge.merger.fallback=true");
+  }
+
+  @Test
+  void invalidSpongeValueFailsTheTaskNamingKeyAndValue() {
+    harness.conf.set("sponge.chunk.size", "banana");
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .isInstanceOf(SpongeMergerException.class)
+        .hasMessageContaining("Invalid value banana for configuration sponge.chunk.size")
+        .hasCauseInstanceOf(ConfigException.class);
+  }
+
+  @Test
+  void invalidHadoopShuffleValueFailsNamingHadoopsKey() {
+    harness.conf.set(MRJobConfig.SHUFFLE_MERGE_PERCENT, "1.5");
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .hasMessageContaining(
+            "Invalid value 1.5 for configuration mapreduce.reduce.shuffle.merge.percent");
+  }
+
+  @Test
+  void readBufferTotalMustHoldTwoSegments() {
+    harness.conf.set("sponge.merger.read.buffer.total", "200k");
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .hasMessageContaining(
+            "Invalid value 200k for configuration sponge.merger.read.buffer.total")
+        .hasMessageContaining("at least two segments (256k");
+  }
+
+  @Test
+  void encryptedIntermediateDataWithoutAKeyIsRefusedNotWrittenInTheClear() {
+    harness.conf.setBoolean(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA, true);
+    // A user of its own: LocalJobRunner jobs leave their spill key in this process's user.
+    UserGroupInformation keyless = UserGroupInformation.createRemoteUser("keyless");
+
+    assertThatThrownBy(
+            () ->
+                keyless.doAs(
+                    (PrivilegedExceptionAction<Object>)
+                        () -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context())))
+        .isInstanceOf(SpongeMergerException.class)
+        .hasMessageContaining("mapreduce.job.encrypted-intermediate-data=true")
+        .hasMessageContaining("no intermediate-data key");
+  }
+
+  @Test
+  void fallbackRunsHadoopsMergerAndCountsIt() throws Exception {
+    try (LocalJobs jobs = new LocalJobs()) {
+      Path input = jobs.newInput();
+      Map<String, Integer> expected = TestJobs.writeWords(input, 4, 3_000, 20_000);
+      String missing = pool.resolve("no-such-dir").toString();
+
+      LocalJobs.Run failed =
+          jobs.sponge(TestJobs::wordCount, input, c -> c.set("sponge.pool.dir", missing));
+      LocalJobs.Run fellBack =
+          jobs.sponge(
+              TestJobs::wordCount,
+              input,
+              c -> {
+                c.set("sponge.pool.dir", missing);
+                c.setBoolean("sponge.merger.fallback", true);
+              });
+
+      assertThat(failed.succeeded).isFalse();
+      assertThat(fellBack.succeeded).isTrue();
+      assertThat(fellBack.lines()).hasSize(expected.size());
+      assertThat(fellBack.output).asString().isEqualTo(TestJobs.render(expected));
+      assertThat(fellBack.sponge(MergerCounter.FALLBACK_TO_HADOOP_MERGER)).isEqualTo(1);
+      assertThat(fellBack.sponge("POOL_BYTES_WRITTEN")).isZero();
+      assertThat(fellBack.reduceSpillFiles).isNotEmpty();
+    }
+  }
+
+  private org.apache.hadoop.mapred.ShuffleConsumerPlugin.Context<Text, IntWritable> context()
+      throws java.io.IOException {
+    return harness.context(null);
+  }
+}
