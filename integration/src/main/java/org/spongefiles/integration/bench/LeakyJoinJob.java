@@ -5,6 +5,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
@@ -29,6 +30,10 @@ public final class LeakyJoinJob {
 
   /** Map output key: the page URL and its side. */
   public static final class UrlKey extends JoinKey<Text> {
+    static {
+      WritableComparator.define(UrlKey.class, new JoinKey.Comparator(UrlKey.class, Text.class));
+    }
+
     public UrlKey() {
       super(new Text());
     }

@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.io.WritableComparator;
 
 /**
  * A map output key for {@link LeakyJoinReducer}: the join key and the side its record comes from.
@@ -20,7 +21,14 @@ import org.apache.hadoop.io.WritableComparable;
  * }
  * }</pre>
  *
- * <p>Serialized as one side byte followed by the key's {@code write}.
+ * <p>Serialized as one side byte followed by the key's {@code write}. Register {@link Comparator}
+ * for the subclass so the sort and the reducer compare bytes instead of deserializing keys:
+ *
+ * <pre>{@code
+ * static {
+ *   WritableComparator.define(UrlKey.class, new JoinKey.Comparator(UrlKey.class, Text.class));
+ * }
+ * }</pre>
  */
 public abstract class JoinKey<K extends WritableComparable<?>>
     implements WritableComparable<JoinKey<K>> {
@@ -101,5 +109,26 @@ public abstract class JoinKey<K extends WritableComparable<?>>
   @Override
   public String toString() {
     return (side == BUILD ? "build:" : "probe:") + key;
+  }
+
+  /**
+   * Compares serialized join keys without deserializing them: the side byte, then the join key's
+   * own registered raw comparator on the remaining bytes.
+   */
+  public static class Comparator extends WritableComparator {
+    private final WritableComparator keys;
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public Comparator(
+        Class<? extends JoinKey> joinKeyClass, Class<? extends WritableComparable> keyClass) {
+      super(joinKeyClass);
+      this.keys = WritableComparator.get(keyClass);
+    }
+
+    @Override
+    public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
+      int bySide = Byte.compare(b1[s1], b2[s2]);
+      return bySide != 0 ? bySide : keys.compare(b1, s1 + 1, l1 - 1, b2, s2 + 1, l2 - 1);
+    }
   }
 }
