@@ -211,15 +211,25 @@ public final class SpongeFile {
         setRecord(index, new ChunkRecord(stored, crcs));
       }
     } catch (IOException e) {
-      writeFailure = e;
+      recordWriteFailure(e);
     } catch (RuntimeException e) {
-      writeFailure = new IOException("Writing chunk " + index + " of " + key + " failed", e);
+      recordWriteFailure(new IOException("Writing chunk " + index + " of " + key + " failed", e));
     }
   }
 
   /** A failure of a chunk written behind, reported to the writer at its next call. */
   IOException writeFailure() {
     return writeFailure;
+  }
+
+  /** Fails the file (the first failure wins): it ends FAILED when its writer closes. */
+  void recordWriteFailure(Exception e) {
+    if (writeFailure == null) {
+      writeFailure =
+          e instanceof IOException
+              ? (IOException) e
+              : new IOException("Writing " + key + " failed", e);
+    }
   }
 
   /**
@@ -237,10 +247,11 @@ public final class SpongeFile {
     try {
       pending.get();
     } catch (InterruptedException e) {
+      // The file cannot be finished: it ends FAILED, and delete() waits for what is in flight.
       Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted waiting for chunks of " + key);
+      recordWriteFailure(new InterruptedIOException("interrupted waiting for chunks of " + key));
     } catch (ExecutionException e) {
-      writeFailure = new IOException("Writing " + key + " failed", e.getCause());
+      recordWriteFailure(new IOException("Writing " + key + " failed", e.getCause()));
     } finally {
       task.stats().addBlockedWrite(System.nanoTime() - start);
     }
@@ -278,13 +289,26 @@ public final class SpongeFile {
     chunks.set(index, record);
   }
 
+  /**
+   * Waits for the chunks written behind even when the thread is interrupted (the flag is restored
+   * afterwards): releasing chunks an I/O thread is still writing would let it write into a chunk
+   * that another task then owns.
+   */
   private static void awaitQuietly(CompletableFuture<Void> pending) {
-    try {
-      pending.get();
-    } catch (InterruptedException e) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        pending.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) {
+        // The failure was recorded for the writer; deleting releases whatever was stored.
+        break;
+      }
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
-    } catch (ExecutionException e) {
-      // The failure was recorded for the writer; deleting releases whatever was stored.
     }
   }
 

@@ -284,11 +284,11 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
       Fetch fetch = pending;
       pending = null;
       if (fetch != null) {
-        await(fetch.done);
         if (fetch.chunk == chunk && fetch.offset == offset && fetch.length == len) {
+          await(fetch.done);
           return fetch.buffer;
         }
-        recycle(fetch.buffer);
+        discard(fetch);
       }
       ByteBuffer buffer = takeSpare();
       readVerified(chunk, offset, len, buffer);
@@ -296,6 +296,22 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     } finally {
       task.stats().addBlockedRead(System.nanoTime() - start);
     }
+  }
+
+  /**
+   * Drops a prefetch of a window the reader no longer wants (it sought elsewhere): its failure is
+   * not the reader's, and its buffer is reused once the read into it has ended.
+   */
+  private void discard(Fetch fetch) {
+    try {
+      fetch.done.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return; // the buffer may still be written into: leave it to the garbage collector
+    } catch (ExecutionException e) {
+      // not this read's concern
+    }
+    recycle(fetch.buffer);
   }
 
   private void prefetchAfter(int chunk, int nextOffset) {

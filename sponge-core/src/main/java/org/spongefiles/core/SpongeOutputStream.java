@@ -23,7 +23,9 @@ final class SpongeOutputStream extends OutputStream {
   private ByteBuffer target;
   private PoolStoredChunk poolChunk;
   private int chunkIndex = -1;
-  private long written;
+  // Read without the stream's lock by SpongeFile.length(), which holds the file's: taking this
+  // stream's lock there would invert the writer's order (stream, then file) and could deadlock.
+  private volatile long written;
   private boolean closed;
   private boolean poolFailureLogged;
 
@@ -74,19 +76,26 @@ final class SpongeOutputStream extends OutputStream {
     }
   }
 
-  synchronized long bytesWritten() {
+  long bytesWritten() {
     return written;
   }
 
-  /** Seals the current chunk and finishes the file; waits for chunks still being written. */
+  /**
+   * Seals the current chunk and finishes the file; waits for chunks still being written. After a
+   * failed write the file ends FAILED and this throws the failure.
+   */
   @Override
   public synchronized void close() throws IOException {
     if (closed) {
       return;
     }
-    checkWritable();
+    file.requireState(SpongeFileState.WRITING, "close");
     closed = true;
-    sealChunk(true);
+    try {
+      sealChunk(true);
+    } catch (IOException | RuntimeException e) {
+      file.recordWriteFailure(e);
+    }
     file.finishWriting(written);
   }
 
@@ -121,9 +130,22 @@ final class SpongeOutputStream extends OutputStream {
     }
   }
 
+  /**
+   * Seals the current chunk and takes the next target. A failure here fails the file: the writer
+   * cannot know which of its bytes were kept, so every later call throws and the file ends FAILED.
+   */
   private void nextChunk() throws IOException {
     checkWritable();
-    sealChunk(false);
+    try {
+      sealChunk(false);
+      takeTarget();
+    } catch (IOException | RuntimeException e) {
+      file.recordWriteFailure(e);
+      throw e;
+    }
+  }
+
+  private void takeTarget() throws IOException {
     chunkIndex++;
     long start = System.nanoTime();
     try {
@@ -177,14 +199,21 @@ final class SpongeOutputStream extends OutputStream {
       task.stats().recordWrite(TierKind.POOL, length);
       poolChunk = null;
     } else {
-      target.flip();
+      ByteBuffer sealed = target;
+      target = null; // from here the buffer is the file's, or goes back to the pool below
+      sealed.flip();
       long start = System.nanoTime();
       try {
-        if (last && file.storeNowIfIdle(chunkIndex, target)) {
-          task.buffers().giveBack(target);
+        if (last && file.storeNowIfIdle(chunkIndex, sealed)) {
+          task.buffers().giveBack(sealed);
         } else {
-          task.buffers().beginFlight();
-          file.writeBehind(chunkIndex, target);
+          try {
+            task.buffers().beginFlight();
+          } catch (IOException | RuntimeException e) {
+            task.buffers().giveBack(sealed);
+            throw e;
+          }
+          file.writeBehind(chunkIndex, sealed);
         }
       } finally {
         task.stats().addBlockedWrite(System.nanoTime() - start);

@@ -43,6 +43,7 @@ import org.spongefiles.core.tier.TierChain;
  */
 public final class SpongeTask implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeTask.class);
+  private static final int IO_TERMINATION_SECONDS = 30;
 
   private final TaskIdentity identity;
   private final SpongeTaskSettings settings;
@@ -205,15 +206,15 @@ public final class SpongeTask implements Closeable {
       }
     }
     io.shutdown();
-    try {
-      if (!io.awaitTermination(30, TimeUnit.SECONDS)) {
-        LOG.warn("SpongeFile I/O of {} still running after 30 s", identity);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    boolean quiet = awaitIoTermination();
     PoolTier pool = chain.pool();
-    if (pool != null) {
+    if (pool != null && !quiet) {
+      LOG.warn(
+          "SpongeFile I/O of {} still running after {} s; its pool chunks are left to the sponge"
+              + " server's orphan sweep",
+          identity,
+          IO_TERMINATION_SECONDS);
+    } else if (pool != null) {
       try {
         int swept = pool.releaseAll();
         if (swept > 0) {
@@ -232,6 +233,28 @@ public final class SpongeTask implements Closeable {
     readBuffers.clear();
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  /**
+   * Waits for the I/O threads to end, through interrupts (the flag is restored): until they have,
+   * one of them may still be copying into a pool chunk, which must not be freed under it.
+   */
+  private boolean awaitIoTermination() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(IO_TERMINATION_SECONDS);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return io.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

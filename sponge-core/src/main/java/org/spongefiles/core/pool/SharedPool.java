@@ -169,6 +169,9 @@ public final class SharedPool implements Closeable {
   /** True when {@code chunk} is still allocated at the generation of the handle. */
   public boolean isCurrent(PoolChunk chunk) {
     checkOpen();
+    // Callers check after copying a chunk's bytes: the fence keeps those plain loads from being
+    // performed after the generation is read, so a current generation proves the copy was ours.
+    java.lang.invoke.VarHandle.acquireFence();
     return pool.generation(chunk.index()) == chunk.generation();
   }
 

@@ -1,7 +1,11 @@
 package org.spongefiles.core.tier;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +18,8 @@ import java.nio.file.StandardOpenOption;
 final class DiskBackingFile {
   private final Path path;
   private final Path dir;
-  private final FileChannel channel;
+  private FileChannel channel;
+  private boolean deleted;
   private long size;
   private long allocated;
 
@@ -33,7 +38,13 @@ final class DiskBackingFile {
     long position = start;
     try {
       while (data.hasRemaining()) {
-        position += channel.write(data, position);
+        try {
+          position += channel().write(data, position);
+        } catch (ClosedByInterruptException e) {
+          throw interrupted("writing", e);
+        } catch (AsynchronousCloseException e) {
+          // Another thread's interrupt closed the shared channel: write again on a new one.
+        }
       }
     } finally {
       size = Math.max(size, position);
@@ -61,8 +72,27 @@ final class DiskBackingFile {
     return dir;
   }
 
-  FileChannel channel() {
+  /**
+   * The open channel of the file. A thread interrupted in a channel operation closes the channel
+   * for every user (NIO's interruptible channels), so a closed one is reopened: one thread's
+   * interrupt must not make the rest of the file unreadable.
+   */
+  synchronized FileChannel channel() throws IOException {
+    if (!channel.isOpen()) {
+      if (deleted) {
+        throw new ClosedChannelException();
+      }
+      channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
     return channel;
+  }
+
+  /** The caller's own interrupt, which is not a disk failure. */
+  InterruptedIOException interrupted(String doing, ClosedByInterruptException e) {
+    InterruptedIOException interrupted =
+        new InterruptedIOException("interrupted " + doing + " " + path);
+    interrupted.initCause(e);
+    return interrupted;
   }
 
   long size() {
@@ -70,8 +100,13 @@ final class DiskBackingFile {
   }
 
   void delete() throws IOException {
+    FileChannel last;
+    synchronized (this) {
+      deleted = true;
+      last = channel;
+    }
     try {
-      channel.close();
+      last.close();
     } finally {
       Files.deleteIfExists(path);
     }

@@ -2,6 +2,7 @@ package org.spongefiles.core.tier;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,6 +107,8 @@ public final class DiskTier implements Tier {
       long offset = backing.append(data);
       used.addAndGet(length);
       return new DiskStoredChunk(backing, offset, length);
+    } catch (InterruptedIOException e) {
+      throw e; // the writer was interrupted; the device is fine
     } catch (IOException e) {
       // A full or failing device: don't append there again; the chain tries the next tier.
       fullDirs.add(backing.dir());
