@@ -61,13 +61,9 @@ final class PoolLock {
           }
           continue;
         }
-        if (holder == myWord) {
-          // No other thread of this JVM can hold it (they queue on jvmLock): an unlock of ours
-          // was lost. Take it back and let the caller repair the metadata.
-          acquired = true;
-          words.addLong(OFF_TAKEOVERS, 1);
-          return true;
-        }
+        // A holder with our own word is live and is waited for like any other: it is this
+        // process, through a second copy of this class (another class loader, whose jvmLock
+        // differs), and unlock is a single store, so an unlock of ours is never lost.
         long now = System.nanoTime();
         if (now >= nextCheck) {
           nextCheck = now + LIVENESS_CHECK_NANOS;
