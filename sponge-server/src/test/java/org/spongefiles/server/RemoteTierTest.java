@@ -72,6 +72,26 @@ class RemoteTierTest {
   }
 
   @Test
+  void aRestartedServerStillServesTheChunksItsPoolKept() throws Exception {
+    Configuration serverConf = fixture.serverConf("node-a", 64);
+    SpongeServer first = SpongeServer.start(serverConf);
+    SpongeServer again;
+    try (SpongeTask task =
+        SpongeTask.open(fixture.clientConf("node-x", 0, first), "attempt_r_restart")) {
+      SpongeFile file = task.create("outlives-a-restart");
+      long size = 10L * CHUNK + 17;
+      byte[] digest = writeFile(file, 9, size);
+      assertReadsBack(file, digest, size); // leaves idle connections in the task's pool
+      first.close(); // those connections die; the pool and its chunks stay in /dev/shm
+      again = fixture.start(serverConf);
+      assertReadsBack(file, digest, size);
+      assertThat(tiers(file)).containsOnly(TierKind.REMOTE);
+      file.delete();
+    }
+    assertThat(again.pool().freeChunks()).as("freed on delete and close").isEqualTo(64);
+  }
+
+  @Test
   void theLocalPoolComesFirstThenServersThenDisk() throws Exception {
     SpongeServer a = fixture.start("node-a", 6);
     SpongeServer b = fixture.start("node-b", 6);

@@ -18,6 +18,7 @@ import org.spongefiles.core.tier.FileKey;
 import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.Tier;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
 
 /**
@@ -180,8 +181,32 @@ public final class RemoteTier implements Tier {
     return true;
   }
 
-  /** Reads part of a remote chunk; the connection is returned or dropped. */
+  /**
+   * Reads part of a remote chunk. A kept connection can have died while idle (the server was
+   * restarted: its pool, and so the chunk, outlived it), so a read that fails on the connection,
+   * rather than with an answer of the server, is tried once more on a new one.
+   */
   void read(ServerAddress server, PoolChunk handle, int offset, ByteBuffer dst) throws IOException {
+    int start = dst.position();
+    try {
+      readOnce(server, handle, offset, dst);
+    } catch (IOException e) {
+      if (e instanceof WireException && !isConnectionLoss(((WireException) e).code())) {
+        throw e; // the server answered: asking again would get the same answer
+      }
+      connections.forget(server);
+      dst.position(start);
+      LOG.info("Reading from {} failed ({}); trying a new connection", server, e.getMessage());
+      readOnce(server, handle, offset, dst);
+    }
+  }
+
+  private static boolean isConnectionLoss(ErrorCode code) {
+    return code == ErrorCode.CONNECTION || code == ErrorCode.SHUTTING_DOWN;
+  }
+
+  private void readOnce(ServerAddress server, PoolChunk handle, int offset, ByteBuffer dst)
+      throws IOException {
     RemoteConnection connection = connections.borrow(server);
     try {
       connection.read(handle, offset, dst);
@@ -209,6 +234,12 @@ public final class RemoteTier implements Tier {
 
   private void free(ServerAddress server, List<PoolChunk> handles) {
     if (handles.isEmpty()) {
+      return;
+    }
+    if (isAvoided(server)) {
+      // It failed recently: don't make every delete wait for its timeouts. The server frees
+      // the chunks of this task once the task's process is gone.
+      LOG.debug("Not freeing {} chunk(s) on {}, which failed recently", handles.size(), server);
       return;
     }
     RemoteConnection connection = null;
