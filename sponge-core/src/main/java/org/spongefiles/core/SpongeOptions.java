@@ -190,7 +190,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Integer> SERVER_PORT =
       ConfigOption.integer("sponge.server.port", 7071)
-          .validate(Validator.between(0, 65535))
+          .validate(Validator.between(1, 65535))
           .describe(
               "Port of the sponge server of every node. Tasks tell remote servers to check their "
                   + "liveness with the server at <node>:<port> of their own node.");

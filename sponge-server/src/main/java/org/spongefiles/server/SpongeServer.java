@@ -109,12 +109,7 @@ public final class SpongeServer implements Closeable {
             });
     PoolService service =
         new PoolService(
-            pool,
-            endpoint,
-            "/default-rack",
-            ServerOptions.QUOTA_PER_TASK.get(conf),
-            ledger,
-            metrics);
+            pool, endpoint, rack, ServerOptions.QUOTA_PER_TASK.get(conf), ledger, metrics);
     this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this);
   }
 

@@ -69,6 +69,7 @@ public final class MemoryTracker implements Closeable {
   private final EventLoopGroup workers = new NioEventLoopGroup(1);
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile ClusterView view;
+  private volatile String knownLeader = "";
   private Channel channel;
   private HTTPServer http;
 
@@ -199,6 +200,7 @@ public final class MemoryTracker implements Closeable {
   private void pollRound() {
     if (!latch.hasLeadership()) {
       view = null;
+      knownLeader = lookUpLeader();
       return;
     }
     try {
@@ -230,8 +232,16 @@ public final class MemoryTracker implements Closeable {
     return new FreeList(current.ageMillis(), rack, order);
   }
 
-  /** The leader's address, or empty when unknown (or this tracker, still warming up). */
+  /**
+   * The leader's address as of the last poll interval, or empty when unknown (or this tracker,
+   * still warming up). Cached: asking ZooKeeper blocks, and this is answered on the event loop.
+   */
   String leaderEndpoint() {
+    return knownLeader;
+  }
+
+  /** Asks ZooKeeper who leads; on the scheduler's thread, never on the event loop. */
+  private String lookUpLeader() {
     try {
       String leader = latch.getLeader().getId();
       return leader.equals(endpoint) ? "" : leader;

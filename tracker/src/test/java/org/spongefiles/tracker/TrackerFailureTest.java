@@ -2,7 +2,11 @@ package org.spongefiles.tracker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -167,7 +171,10 @@ class TrackerFailureTest {
               .allMatch(
                   c -> c.tier() == TierKind.REMOTE && c.location().contains(server.endpoint()));
           try (SpongeInputStream in = during.input()) {
-            assertThat(in.readAllBytes()).hasSize(20 * CHUNK);
+            for (int i = 0; i < 20; i++) {
+              assertThat(in.readNBytes(CHUNK)).as("chunk %d", i).isEqualTo(chunk);
+            }
+            assertThat(in.read()).isEqualTo(-1);
           }
 
           for (TestingZooKeeperServer zk : stopped) {
@@ -180,6 +187,57 @@ class TrackerFailureTest {
                   () ->
                       tracker.isLeader()
                           && TrackerClient.freeList(tracker.endpoint(), "/r1").servers.size() == 1);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aTaskThatStartsWithoutAnyAnsweringTrackerWaitsOnceNotForEveryChunk() throws Exception {
+    // A tracker that accepts connections and never answers, and no ZooKeeper to fall back on.
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        ClusterFixture cluster = new ClusterFixture("")) {
+      List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(silent.accept());
+                  }
+                } catch (IOException e) {
+                  // closed at the end of the test
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Configuration conf =
+          cluster.taskConf("task-node", "/r1", "127.0.0.1:" + silent.getLocalPort());
+      conf.unset("sponge.zookeeper.quorum");
+      conf.set("sponge.tracker.refresh", "30s");
+      conf.set("sponge.remote.io.timeout", "2s");
+      try (SpongeTask task = SpongeTask.open(conf, "attempt_no_tracker")) {
+        SpongeFile file = task.create("to-disk");
+        byte[] chunk = RandomBytes.array(4, CHUNK);
+        long start = System.nanoTime();
+        try (OutputStream out = file.output()) {
+          for (int i = 0; i < 30; i++) {
+            out.write(chunk);
+          }
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(millis)
+            .as("30 chunks with a 300 ms tracker timeout: one wait, not thirty")
+            .isLessThan(2500);
+        assertThat(file.chunks()).hasSize(30).allMatch(c -> c.tier() == TierKind.DISK);
+        try (SpongeInputStream in = file.input()) {
+          for (int i = 0; i < 30; i++) {
+            assertThat(in.readNBytes(CHUNK)).as("chunk %d", i).isEqualTo(chunk);
+          }
+        }
+      } finally {
+        for (Socket socket : accepted) {
+          socket.close();
         }
       }
     }

@@ -44,6 +44,7 @@ public final class TrackerServerSource implements ServerSource {
   private volatile View view = View.NONE;
   private volatile ServerAddress leaderHint;
   private CompletableFuture<View> pending;
+  private CompletableFuture<View> awaited;
   private boolean warned;
 
   /** A free list and where and when it came from. */
@@ -96,7 +97,7 @@ public final class TrackerServerSource implements ServerSource {
     View current = view;
     if (current == View.NONE || current.age() > refreshMillis) {
       CompletableFuture<View> refreshing = refresh();
-      if (current == View.NONE) {
+      if (current == View.NONE && firstWaitFor(refreshing)) {
         current = await(refreshing);
       }
     }
@@ -161,6 +162,18 @@ public final class TrackerServerSource implements ServerSource {
         return;
       }
     }
+  }
+
+  /**
+   * Whether this is the first wait for {@code refreshing}: when a fetch outlives the timeout (a
+   * tracker or ZooKeeper that does not answer), only the first spill waits for it.
+   */
+  private synchronized boolean firstWaitFor(CompletableFuture<View> refreshing) {
+    if (awaited == refreshing) {
+      return false;
+    }
+    awaited = refreshing;
+    return true;
   }
 
   /** Starts a refresh unless one is running; returns it. */
@@ -236,11 +249,17 @@ public final class TrackerServerSource implements ServerSource {
             + (last == View.NONE
                 ? "ZooKeeper's registered servers"
                 : "the last free list, " + last.age() + " ms old"));
-    if (last != View.NONE && last.age() < 30 * refreshMillis) {
+    if (!last.servers.isEmpty() && last.age() < 30 * refreshMillis) {
       return last;
     }
     List<FreeList.Entry> registered = registry.servers(rack);
     if (registered == null) {
+      if (last == View.NONE) {
+        // Nothing anywhere: an empty list stamped now, so spills go on to disk without waiting
+        // until the next refresh is due, which then runs in the background.
+        view = new View(List.of(), System.currentTimeMillis(), "nothing (no tracker or registry)");
+        return view;
+      }
       return last;
     }
     return accept(new View(registered, System.currentTimeMillis(), "ZooKeeper registry"));

@@ -116,8 +116,10 @@ public interface Validator<T> {
           if (!choices.contains(element.toLowerCase(Locale.ROOT))) {
             return "'" + element + "' is not one of " + choices;
           }
-          if (value.subList(0, i).contains(element)) {
-            return "'" + element + "' appears twice";
+          for (String earlier : value.subList(0, i)) {
+            if (earlier.equalsIgnoreCase(element)) {
+              return "'" + element + "' appears twice";
+            }
           }
         }
         return null;
