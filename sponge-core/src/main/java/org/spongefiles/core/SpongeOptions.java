@@ -199,7 +199,9 @@ public final class SpongeOptions implements OptionSet {
       ConfigOption.string("sponge.server.address", "")
           .describe(
               "This node's sponge server as other nodes reach it (host:port); empty means the "
-                  + "node name (sponge.node.id or the host name) and sponge.server.port.");
+                  + "node name (sponge.node.id or the host name) and sponge.server.port. Set it "
+                  + "per node (sponge-site.xml), never cluster-wide: a server takes a client "
+                  + "with its own address for a local process.");
 
   public static final ConfigOption<Long> CHECKSUM_BLOCK_SIZE =
       ConfigOption.bytes("sponge.checksum.block.size", 64L << 10)
