@@ -46,6 +46,7 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
   private final LeakySettings settings;
   private final KeyIndex<K> index;
   private final ValueCodec<V> codec = new ValueCodec<>();
+  private final LoadFactorEstimate loadFactor = new LoadFactorEstimate();
   private final V reused;
   private final Overflow overflow;
   private final String name;
@@ -120,10 +121,14 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     modCount++;
     values++;
     valueBytes += length;
-    if (!decided && values >= settings.autoSample) {
-      decide();
-    }
     long heap = store.heapBytes();
+    if (!decided) {
+      loadFactor.observe(values, keysSeen);
+      if (values >= settings.autoSample || heap >= settings.budget / 2) {
+        decide();
+        heap = store.heapBytes();
+      }
+    }
     peakHeap = Math.max(peakHeap, heap);
     if (heap > nextSpillAt) {
       spill(heap);
@@ -223,15 +228,25 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     }
   }
 
-  /** Settles the layout from the load factor seen so far, moving the values held into it. */
+  /** Settles the layout from the load factor it sees coming, moving the values held into it. */
   private void decide() throws IOException {
     decided = true;
-    double loadFactor = keysSeen == 0 ? 0 : values / (double) keysSeen;
-    if (loadFactor < settings.autoLoadFactor) {
-      LOG.debug("{}: load factor {} keeps the shared layout", name, loadFactor);
+    double estimate = loadFactor.estimate(values, keysSeen);
+    if (estimate < settings.autoLoadFactor) {
+      LOG.info(
+          "{}: {} values per new key of late keeps the shared layout ({} values, {} keys)",
+          name,
+          String.format("%.1f", estimate),
+          values,
+          keysSeen);
       return;
     }
-    LOG.info("{}: load factor {} chooses the per-key layout", name, loadFactor);
+    LOG.info(
+        "{}: {} values per new key of late chooses the per-key layout ({} values, {} keys)",
+        name,
+        String.format("%.1f", estimate),
+        values,
+        keysSeen);
     ValueStore perKey = new PerKeyStore(overflow);
     ByteView view = new ByteView();
     for (int slot = 0; slot < index.size(); slot++) {

@@ -34,15 +34,17 @@ public final class LeakyOptions implements OptionSet {
       ConfigOption.integer("sponge.leaky.auto.load.factor", 16)
           .validate(Validator.between(2, 1 << 20))
           .describe(
-              "With layout auto: the values per key at and above which the table switches to the "
-                  + "per-key layout.");
+              "With layout auto: the load factor (values per key) at and above which the table "
+                  + "chooses the per-key layout. It is estimated from the puts per new key over the "
+                  + "latest values, so a group-by whose keys have mostly arrived is recognized "
+                  + "early.");
 
   public static final ConfigOption<Integer> AUTO_SAMPLE =
-      ConfigOption.integer("sponge.leaky.auto.sample", 16384)
+      ConfigOption.integer("sponge.leaky.auto.sample", 1 << 20)
           .validate(Validator.between(16, 1 << 30))
           .describe(
               "With layout auto: how many values the table holds in the shared layout before it "
-                  + "decides (it also decides before its first overflow).");
+                  + "decides; it decides earlier when it reaches half its budget.");
 
   public static final ConfigOption<Long> PAGE_SIZE =
       ConfigOption.bytes("sponge.leaky.page.size", 1L << 20)

@@ -19,7 +19,7 @@ import org.spongefiles.core.SpongeTask;
 final class Overflow implements Closeable {
   private static final int OFFSET_BITS = 40;
   private static final long OFFSET_MASK = (1L << OFFSET_BITS) - 1;
-  private static final int WINDOW = 64 << 10;
+  private static final int WINDOW = 16 << 10;
 
   private final Supplier<SpongeTask> opener;
   private final boolean ownsTask;

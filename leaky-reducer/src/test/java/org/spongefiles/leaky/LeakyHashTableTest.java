@@ -62,6 +62,31 @@ class LeakyHashTableTest {
   }
 
   @Test
+  void autoLayoutRecognizesAGroupByBeforeAllItsKeysHaveArrived() throws Exception {
+    Configuration conf = conf();
+    LeakyOptions.BUDGET.set(conf, 16L << 20);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+    try (LeakyHashTable<IntWritable, IntWritable> table =
+        LeakyHashTable.builder(IntWritable.class, IntWritable.class).conf(conf).build()) {
+      IntWritable key = new IntWritable();
+      IntWritable value = new IntWritable();
+      int decidedAt = -1;
+      for (int i = 0; i < 600_000; i++) {
+        key.set(random.nextInt(50_000));
+        table.put(key, value);
+        if (decidedAt < 0 && table.layout() != Layout.AUTO) {
+          decidedAt = i + 1;
+        }
+      }
+      assertThat(decidedAt).as("decided at half the budget").isBetween(100_000, 550_000);
+      assertThat(decidedAt / (double) table.size())
+          .as("values per key when it decided: the plain ratio is below the threshold")
+          .isLessThan(16);
+      assertThat(table.layout()).isEqualTo(Layout.PER_KEY);
+    }
+  }
+
+  @Test
   void overflowGoesToSpongeFilesAndCloseDeletesIt() throws Exception {
     Configuration conf = conf();
     conf.set("sponge.tiers", "disk");
