@@ -1,0 +1,199 @@
+package org.spongefiles.integration.pig;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.spongefiles.bag.PigRecipe;
+
+/**
+ * Runs Pig queries in a child JVM with a heap of its own, so memory is as tight as a task's, and a
+ * fresh {@code java.io.tmpdir} under the work directory, so what Pig leaves there can be seen. With
+ * the recipe on, the child gets the bag factory's system properties and the shipped recipe's Pig
+ * properties (sponge-pig.properties); without it, it runs stock Pig.
+ *
+ * <p>Pig's MapReduce mode needs a core-site.xml on the classpath: one is written into the work
+ * directory's conf/ (local file system, local job runner) and put first on the child's classpath.
+ */
+public final class PigJvm {
+  private final Path work;
+  private final Path input;
+  private final List<PigQuery> queries = new ArrayList<>();
+  private final Properties pig = new Properties();
+  private final Map<String, String> system = new LinkedHashMap<>();
+  private String heap = "256m";
+  private String mode = "local";
+  private long pressureMillis;
+  private boolean tmpWrites;
+  private Duration timeout = Duration.ofMinutes(10);
+
+  /** A child reading pages from {@code input}, writing everything under {@code work}. */
+  public PigJvm(Path input, Path work) {
+    this.input = input;
+    this.work = work;
+    pig.setProperty("hadoop.tmp.dir", work.resolve("hadoop").toString());
+    pig.setProperty("pig.temp.dir", work.resolve("pig").toString());
+    pig.setProperty("mapreduce.task.io.sort.mb", "16");
+  }
+
+  /** Turns the recipe on: Pig's bags spill to SpongeFiles. */
+  public PigJvm recipe() {
+    for (String key : PigRecipe.pigProperties().stringPropertyNames()) {
+      pig.setProperty(key, PigRecipe.pigProperties().getProperty(key));
+    }
+    // The shipped paths are an installation's; here the jars are wherever the build put them.
+    List<String> jars = new ArrayList<>();
+    for (Class<?> type : new Class<?>[] {org.spongefiles.core.SpongeTask.class, PigRecipe.class}) {
+      String location = type.getProtectionDomain().getCodeSource().getLocation().toString();
+      if (location.endsWith(".jar")) {
+        jars.add(location);
+      }
+    }
+    pig.setProperty("pig.additional.jars.uris", String.join(",", jars));
+    system.putAll(PigRecipe.systemProperties(PigRecipe.location()));
+    return this;
+  }
+
+  public PigJvm heap(String size) {
+    this.heap = size;
+    return this;
+  }
+
+  /** {@code local} (Pig's local mode) or {@code mapreduce} (on Hadoop's local job runner). */
+  public PigJvm mode(String execMode) {
+    this.mode = execMode;
+    return this;
+  }
+
+  public PigJvm queries(PigQuery... run) {
+    queries.addAll(List.of(run));
+    return this;
+  }
+
+  /** Sets a Pig (and so job) property, e.g. a {@code sponge.*} or {@code pig.spill.*} key. */
+  public PigJvm set(String key, String value) {
+    pig.setProperty(key, value);
+    return this;
+  }
+
+  /** Makes Pig's memory manager spill every {@code millis} ms (see {@link PigSpillPressure}). */
+  public PigJvm pressure(long millis) {
+    this.pressureMillis = millis;
+    return this;
+  }
+
+  /** Counts the bytes written under java.io.tmpdir with Java Flight Recorder. */
+  public PigJvm measureTmpWrites() {
+    this.tmpWrites = true;
+    return this;
+  }
+
+  public PigJvm timeout(Duration limit) {
+    this.timeout = limit;
+    return this;
+  }
+
+  /** The child's java.io.tmpdir. */
+  public Path tmpDir() {
+    return work.resolve("tmp");
+  }
+
+  /** Runs the child to its end and returns what it reported, one entry per query. */
+  public List<QueryRun> run() throws IOException, InterruptedException {
+    Files.createDirectories(tmpDir());
+    Path conf = Files.createDirectories(work.resolve("conf"));
+    Files.writeString(conf.resolve("core-site.xml"), CORE_SITE, StandardCharsets.UTF_8);
+    Path properties = work.resolve("pig.properties");
+    try (OutputStream out = Files.newOutputStream(properties)) {
+      pig.store(out, "Pig properties of a PigJvm child");
+    }
+    Path log = work.resolve("child.log");
+    Process process =
+        new ProcessBuilder(command(conf, properties))
+            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        lines.add(line);
+      }
+    } finally {
+      if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+    if (process.exitValue() != 0 || !lines.contains("DONE")) {
+      throw new IllegalStateException(
+          "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log));
+    }
+    List<QueryRun> runs = new ArrayList<>();
+    for (String line : lines) {
+      if (line.startsWith("QUERY ")) {
+        runs.add(QueryRun.parse(line));
+      }
+    }
+    return runs;
+  }
+
+  private List<String> command(Path conf, Path properties) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xms" + heap);
+    command.add("-Xmx" + heap);
+    command.add("-XX:FlightRecorderOptions:repository=" + work.resolve("jfr"));
+    command.add("-Djava.io.tmpdir=" + tmpDir());
+    system.forEach((key, value) -> command.add("-D" + key + "=" + value));
+    command.add("-cp");
+    command.add(conf + java.io.File.pathSeparator + System.getProperty("java.class.path"));
+    command.add(PigWorkloadRunner.class.getName());
+    command.add("--mode");
+    command.add(mode);
+    command.add("--input");
+    command.add(input.toString());
+    command.add("--work");
+    command.add(work.toString());
+    command.add("--properties");
+    command.add(properties.toString());
+    command.add("--queries");
+    command.add(queries.stream().map(PigQuery::label).collect(Collectors.joining(",")));
+    if (pressureMillis > 0) {
+      command.add("--pressure-ms");
+      command.add(Long.toString(pressureMillis));
+    }
+    if (tmpWrites) {
+      command.add("--tmp-writes");
+    }
+    return command;
+  }
+
+  private static String tail(Path log) throws IOException {
+    if (!Files.exists(log)) {
+      return "";
+    }
+    try (Stream<String> lines = Files.lines(log)) {
+      List<String> all = lines.collect(Collectors.toList());
+      return String.join("\n", all.subList(Math.max(0, all.size() - 40), all.size()));
+    }
+  }
+
+  private static final String CORE_SITE =
+      "<?xml version=\"1.0\"?>\n"
+          + "<configuration>\n"
+          + "  <property><name>fs.defaultFS</name><value>file:///</value></property>\n"
+          + "  <property><name>mapreduce.framework.name</name><value>local</value></property>\n"
+          + "</configuration>\n";
+}

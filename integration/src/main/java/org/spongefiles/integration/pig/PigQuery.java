@@ -1,0 +1,71 @@
+package org.spongefiles.integration.pig;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The SpongeFiles paper's two Pig queries over {@link WebCrawlGenerator}'s pages: holistic UDFs
+ * over skewed groups, the kind that makes a reduce task spill its bags.
+ */
+public enum PigQuery {
+  /**
+   * Frequent Anchortext: group pages by language; for each language the number of distinct
+   * anchortexts (a nested DISTINCT) and the 10 most frequent anchortext terms ({@link TopK}).
+   */
+  ANCHORTEXT {
+    @Override
+    List<String> body() {
+      return List.of(
+          "DEFINE TopK " + TopK.class.getName() + "('10');",
+          "anchors = FOREACH pages GENERATE anchortext, url, inlinks, language;",
+          "bylang = GROUP anchors BY language;",
+          "top = FOREACH bylang { texts = DISTINCT anchors.anchortext; "
+              + "GENERATE group AS language, COUNT(texts) AS texts, FLATTEN(TopK(anchors)); };",
+          "STORE top INTO '$output' USING PigStorage('\\t');");
+    }
+  },
+
+  /**
+   * Spam Quantiles: group pages by domain, without projecting first; for each domain the spam score
+   * deciles from {@link SpamQuantiles}, which sorts the whole page tuples in a sorted bag.
+   */
+  QUANTILES {
+    @Override
+    List<String> body() {
+      return List.of(
+          "DEFINE SpamQuantiles " + SpamQuantiles.class.getName() + "('3');",
+          "bydomain = GROUP pages BY domain;",
+          "quantiles = FOREACH bydomain GENERATE group AS domain, "
+              + "FLATTEN(SpamQuantiles(pages));",
+          "STORE quantiles INTO '$output' USING PigStorage('\\t');");
+    }
+  };
+
+  abstract List<String> body();
+
+  /** Lower-case name, as in benchmark lines and output directories. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The script's statements, reading pages from {@code input} and storing into {@code output}. */
+  public List<String> statements(String input, String output) {
+    List<String> body = body();
+    String[] all = new String[body.size() + 1];
+    all[0] =
+        "pages = LOAD '"
+            + input
+            + "' USING PigStorage('\\t') AS ("
+            + WebCrawlGenerator.SCHEMA
+            + ");";
+    for (int i = 0; i < body.size(); i++) {
+      all[i + 1] = body.get(i).replace("$output", output);
+    }
+    return List.of(all);
+  }
+
+  /** The whole script, one statement per line, as a user would write it. */
+  public String script(String input, String output) {
+    return String.join("\n", statements(input, output)) + "\n";
+  }
+}
