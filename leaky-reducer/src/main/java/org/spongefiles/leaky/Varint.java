@@ -20,16 +20,6 @@ final class Varint {
     return n;
   }
 
-  /** Bytes {@link #write} uses for {@code value}. */
-  static int size(int value) {
-    int n = 1;
-    while ((value & ~0x7F) != 0) {
-      value >>>= 7;
-      n++;
-    }
-    return n;
-  }
-
   /**
    * Reads a varint from {@code src} at {@code offset} (at most {@code available} bytes there);
    * returns {@code value << 8 | bytesUsed}, or -1 when the varint is longer than {@code available}.

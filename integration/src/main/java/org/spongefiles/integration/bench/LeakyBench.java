@@ -35,6 +35,7 @@ public final class LeakyBench {
 
   private final int subnets = Integer.getInteger("bench.leaky.subnets", 20_000);
   private final long timeoutSeconds = Long.getLong("bench.leaky.timeout", 120);
+  private final int reps = Integer.getInteger("bench.leaky.reps", 3);
   private final String gc = System.getProperty("bench.leaky.gc", "-XX:+UseParallelGC");
   private final Path plot =
       Path.of(System.getProperty("bench.leaky.plot", "target/leaky-bench.png"));
@@ -65,11 +66,12 @@ public final class LeakyBench {
         LeakyWorkload.GROUPBY,
         parse(
             System.getProperty(
-                "bench.leaky.ratios.groupby", "0.0625,0.125,0.1875,0.25,0.375,0.5,1,2,4")));
+                "bench.leaky.ratios.groupby", "0.0625,0.125,0.1875,0.25,0.3125,0.375,0.5,1,2,4")));
     ratios.put(
         LeakyWorkload.JOIN,
         parse(
-            System.getProperty("bench.leaky.ratios.join", "0.125,0.25,0.375,0.5,0.75,1,1.5,2,3")));
+            System.getProperty(
+                "bench.leaky.ratios.join", "0.125,0.25,0.3125,0.375,0.5,0.75,1,1.5,2,3")));
   }
 
   private static double[] parse(String list) {
@@ -161,13 +163,32 @@ public final class LeakyBench {
           runs.add(LeakyRun.of(workload, variant, ratio, heapMb, null, "skipped"));
           continue;
         }
-        LeakyRun run = child(workload, variant, ratio, heapMb);
+        LeakyRun run = fastest(workload, variant, ratio, heapMb);
         runs.add(run);
         BenchReport.info("%s", run.describe());
         failed = !run.ok();
       }
     }
     checkDigests(workload);
+  }
+
+  /**
+   * The fastest of {@code bench.leaky.reps} runs (single runs on two cores vary by about 15%, more
+   * than the 5% the least-heap measure allows); a run that fails ends the repetitions.
+   */
+  private LeakyRun fastest(LeakyWorkload workload, String variant, double ratio, int heapMb)
+      throws IOException, InterruptedException {
+    LeakyRun best = null;
+    for (int i = 0; i < reps; i++) {
+      LeakyRun run = child(workload, variant, ratio, heapMb);
+      if (!run.ok()) {
+        return run;
+      }
+      if (best == null || run.reduceMs < best.reduceMs) {
+        best = run;
+      }
+    }
+    return best;
   }
 
   /** Every finished run of a workload must have produced the same output. */
@@ -191,7 +212,7 @@ public final class LeakyBench {
         workload.label(), out, digest);
   }
 
-  /** Raw bytes against re-serialized values, at the first ratio, best of two runs each. */
+  /** Raw bytes against re-serialized values, at the first ratio, fastest of the runs each. */
   private String valueBytes() throws Exception {
     StringBuilder details = new StringBuilder();
     double rawTotal = 0;
@@ -201,7 +222,7 @@ public final class LeakyBench {
       int heapMb = heapMb(workload, ratio);
       long raw = Long.MAX_VALUE;
       long reserialized = Long.MAX_VALUE;
-      for (int i = 0; i < 2; i++) {
+      for (int i = 0; i < reps; i++) {
         LeakyRun a = child(workload, "leaky", ratio, heapMb);
         LeakyRun b = child(workload, "leaky-reserialize", ratio, heapMb);
         BenchReport.info("%s", a.describe());
@@ -282,10 +303,25 @@ public final class LeakyBench {
     String status = !exited || process.exitValue() == 137 ? "timeout" : "failed";
     if (result == null && status.equals("failed")) {
       BenchReport.info(
-          "%s %s heap=%dMiB exited %d without a result; see %s",
-          workload, variant, heapMb, process.exitValue(), dir.resolve("children.log"));
+          "%s %s heap=%dMiB exited %d without a result: %s",
+          workload, variant, heapMb, process.exitValue(), lastFailure());
     }
     return LeakyRun.of(workload, variant, ratio, heapMb, result, status);
+  }
+
+  /** The last exception and its causes in the children's log. */
+  private String lastFailure() throws IOException {
+    List<String> lines = Files.readAllLines(dir.resolve("children.log"), StandardCharsets.UTF_8);
+    StringBuilder failure = new StringBuilder();
+    for (String line : lines) {
+      if (line.startsWith("Exception in thread")) {
+        failure.setLength(0);
+        failure.append(line);
+      } else if (line.startsWith("Caused by") && failure.length() > 0) {
+        failure.append(" / ").append(line);
+      }
+    }
+    return failure.toString();
   }
 
   private static void deleteTree(Path root) throws IOException {

@@ -47,7 +47,11 @@ public final class LeakyBenchChild {
           variant.equals("baseline") ? workload.baseline : workload.leaky,
           workload.keyClass,
           workload.valueClass);
-    } catch (OutOfMemoryError e) {
+    } catch (Throwable e) {
+      // Reflection and Hadoop wrap errors: an OutOfMemoryError may arrive as a cause.
+      if (!causedByOutOfMemory(e)) {
+        throw e;
+      }
       runner = null;
       status = "oom";
     }
@@ -67,6 +71,15 @@ public final class LeakyBenchChild {
                 / 1048576.0);
     System.out.flush();
     System.exit(status.equals("ok") ? 0 : 3);
+  }
+
+  private static boolean causedByOutOfMemory(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static long gcMillis() {

@@ -67,7 +67,9 @@ final class LeakyPlot {
     if (runs.isEmpty()) {
       return;
     }
-    double yMax = Math.ceil(maxSeconds * 1.15);
+    double top = maxSeconds * 1.15;
+    double step = top <= 8 ? 1 : top <= 16 ? 2 : top <= 40 ? 5 : 10;
+    double yMax = step * Math.ceil(top / step);
     int w = PANEL_W - LEFT - RIGHT;
     int h = PANEL_H - TOP - BOTTOM;
     double logMin = Math.log(minRatio) / Math.log(2);
@@ -80,13 +82,13 @@ final class LeakyPlot {
     g.drawString("reduce time (s); x: failed (OOM or timeout)", x0 + LEFT, 38);
     g.drawLine(x0 + LEFT, TOP, x0 + LEFT, TOP + h);
     g.drawLine(x0 + LEFT, TOP + h, x0 + LEFT + w, TOP + h);
-    for (int t = 0; t <= 5; t++) {
-      double v = yMax * t / 5;
-      int y = TOP + h - (int) (h * t / 5.0);
+    for (double v = 0; v <= yMax + 1e-9; v += step) {
+      int y = TOP + h - (int) (h * v / yMax);
       g.setColor(new Color(225, 225, 225));
       g.drawLine(x0 + LEFT + 1, y, x0 + LEFT + w, y);
       g.setColor(Color.BLACK);
       g.drawString(String.format(Locale.ROOT, "%.0f", v), x0 + LEFT - 30, y + 4);
+      g.setColor(Color.BLACK);
     }
     List<Double> ticks = new ArrayList<>();
     for (LeakyRun run : runs) {
@@ -94,10 +96,14 @@ final class LeakyPlot {
         ticks.add(run.ratio);
       }
     }
+    int lastLabel = -1000;
     for (double ratio : ticks) {
       int x = x0 + LEFT + (int) (w * (Math.log(ratio) / Math.log(2) - logMin) / logSpan);
       g.drawLine(x, TOP + h, x, TOP + h + 4);
-      g.drawString(LeakyBench.format(ratio), x - 10, TOP + h + 18);
+      if (x - lastLabel >= 34) {
+        g.drawString(LeakyBench.format(ratio), x - 10, TOP + h + 18);
+        lastLabel = x;
+      }
     }
     g.drawString(
         "data-to-memory ratio (reduce input bytes / heap), log scale", x0 + LEFT, PANEL_H - 18);
@@ -130,7 +136,7 @@ final class LeakyPlot {
         }
       }
       g.setStroke(new BasicStroke(1f));
-      int ly = TOP + h - 40 + 16 * v;
+      int ly = 22 + 16 * v;
       g.fillRect(x0 + LEFT + w - 150, ly - 8, 12, 8);
       g.setColor(Color.BLACK);
       g.drawString(

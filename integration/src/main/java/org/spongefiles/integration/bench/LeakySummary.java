@@ -44,6 +44,28 @@ final class LeakySummary {
     return b == null || l == null ? Double.NaN : l.heapMb / (double) b.heapMb;
   }
 
+  /**
+   * The least heap at which the leaky buffer is within 5% of the baseline's best time, over the
+   * baseline's least heap for that time: the paper's Figure 15 reading ("memory to achieve
+   * comparable performance").
+   */
+  double comparableHeapRatio() {
+    LeakyRun b = leastHeapNearBest(baseline);
+    if (b == null) {
+      return Double.NaN;
+    }
+    long target = fastest(baseline).reduceMs;
+    LeakyRun least = null;
+    for (LeakyRun run : leaky) {
+      if (run.ok()
+          && run.reduceMs <= target * 1.05
+          && (least == null || run.heapMb < least.heapMb)) {
+        least = run;
+      }
+    }
+    return least == null ? Double.NaN : least.heapMb / (double) b.heapMb;
+  }
+
   List<String> lines() {
     String name = workload.name().toLowerCase(Locale.ROOT);
     List<String> lines = new ArrayList<>();
@@ -79,6 +101,13 @@ final class LeakySummary {
     lines.add(
         String.format(
             Locale.ROOT,
+            "BENCH leaky-heap-comparable-%s ratio=%.3f (least leaky heap within 5%% of the"
+                + " baseline's best time, over the baseline's least heap within 5%% of it)",
+            name,
+            comparableHeapRatio()));
+    lines.add(
+        String.format(
+            Locale.ROOT,
             "BENCH leaky-max-dmr-%s ratio=%.3f leaky_max_dmr=%s baseline_max_dmr=%s",
             name,
             lastLeaky == null || lastBaseline == null ? 0 : lastLeaky.ratio / lastBaseline.ratio,
@@ -104,6 +133,16 @@ final class LeakySummary {
       }
     }
     return null;
+  }
+
+  private static LeakyRun fastest(List<LeakyRun> runs) {
+    LeakyRun best = null;
+    for (LeakyRun run : runs) {
+      if (run.ok() && (best == null || run.reduceMs < best.reduceMs)) {
+        best = run;
+      }
+    }
+    return best;
   }
 
   private static LeakyRun leastHeapNearBest(List<LeakyRun> runs) {
