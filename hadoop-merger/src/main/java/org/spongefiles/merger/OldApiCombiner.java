@@ -46,7 +46,7 @@ final class OldApiCombiner<K, V> implements Combiner<K, V> {
               Reporter.NULL,
               inputRecords);
       while (values.more()) {
-        combiner.reduce((K) values.getKey(), values, collector, Reporter.NULL);
+        combiner.reduce(values.getKey(), values, collector, Reporter.NULL);
         values.nextKey();
       }
     } finally {

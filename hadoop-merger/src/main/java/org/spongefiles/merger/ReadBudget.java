@@ -7,10 +7,11 @@ import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigException;
 
 /**
- * The read memory of one merge: each SpongeFile segment costs two read windows (one read ahead),
- * plus the decompressor's buffers when map outputs are compressed and the decryptor's when
- * intermediate data is encrypted; {@code sponge.merger.read.buffer.total} bounds their sum, which
- * bounds how many segments one merge reads at once.
+ * The read memory of one merge: each SpongeFile segment costs two read windows (one read ahead) and
+ * a buffer of the same size in front of them, plus the decompressor's buffers when map outputs are
+ * compressed and the decryptor's when intermediate data is encrypted; {@code
+ * sponge.merger.read.buffer.total} bounds their sum, which bounds how many segments one merge reads
+ * at once.
  */
 final class ReadBudget {
   /** What a decompressor and its stream hold, about: Hadoop's zlib and its 64 KiB buffers. */
@@ -38,7 +39,7 @@ final class ReadBudget {
     // As SpongeInputStream sizes its windows: whole checksum blocks, at least one, at most a chunk.
     long rounded = Math.max(checksumBlock, requested / checksumBlock * checksumBlock);
     int window = (int) Math.min(rounded, chunkSize);
-    long perSegment = 2L * window;
+    long perSegment = 3L * window;
     if (compressed) {
       perSegment += CODEC_ALLOWANCE;
     }

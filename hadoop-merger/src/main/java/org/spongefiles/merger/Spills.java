@@ -1,7 +1,10 @@
 package org.spongefiles.merger;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.BufferedFSInputStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.io.compress.CompressionCodec;
@@ -54,9 +57,13 @@ final class Spills<K, V> {
     return task.create(what + "-" + sequence.incrementAndGet());
   }
 
-  /** The stream a spill's bytes go through: encrypting them if the job says so. */
+  /**
+   * The stream a spill's bytes go through: buffered (an IFile writer writes a few bytes at a time),
+   * and encrypted if the job says so.
+   */
   FSDataOutputStream output(SpongeFile file) throws IOException {
-    return CryptoUtils.wrapIfNecessary(conf, new FSDataOutputStream(file.output(), null));
+    OutputStream buffered = new BufferedOutputStream(file.output(), readBufferSize);
+    return CryptoUtils.wrapIfNecessary(conf, new FSDataOutputStream(buffered, null));
   }
 
   /** An IFile writer (with the job's codec) into {@code file}; closing it closes the file. */
@@ -69,7 +76,10 @@ final class Spills<K, V> {
    * counted in SPILLED_RECORDS: each record written to a SpongeFile is read back exactly once.
    */
   Segment<K, V> segment(SpilledSegment spilled) throws IOException {
-    FSDataInputStream in = new FSDataInputStream(spilled.file().input(readBufferSize));
+    FSDataInputStream in =
+        new FSDataInputStream(
+            new BufferedFSInputStream(
+                new SpongeFSInputStream(spilled.file().input(readBufferSize)), readBufferSize));
     try {
       in = CryptoUtils.wrapIfNecessary(conf, in);
       long length = spilled.length() - CryptoUtils.cryptoPadding(conf);

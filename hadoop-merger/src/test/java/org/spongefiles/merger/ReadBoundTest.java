@@ -19,12 +19,12 @@ class ReadBoundTest {
       Map<String, Integer> expected = TestJobs.writeWords(input, 14, 3_000, 60_000);
 
       LocalJobs.Run unbounded = jobs.sponge(TestJobs::wordCount, input, conf -> {});
-      // 64 KiB windows, two per segment: 384 KiB holds three segments at once.
+      // 64 KiB windows, two per segment and a buffer: 576 KiB holds three segments at once.
       LocalJobs.Run bounded =
           jobs.sponge(
               TestJobs::wordCount,
               input,
-              conf -> conf.set("sponge.merger.read.buffer.total", "384k"));
+              conf -> conf.set("sponge.merger.read.buffer.total", "576k"));
 
       String reference = TestJobs.render(expected);
       assertThat(unbounded.output).asString().isEqualTo(reference);

@@ -76,7 +76,7 @@ class StartupTest {
     assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
         .hasMessageContaining(
             "Invalid value 200k for configuration sponge.merger.read.buffer.total")
-        .hasMessageContaining("at least two segments (256k");
+        .hasMessageContaining("at least two segments (384k");
   }
 
   @Test
