@@ -123,13 +123,14 @@ class MiniClusterMergerTest {
     TaskReport[] reduces = job.getTaskReports(TaskType.REDUCE);
     assertThat(reduces).hasSize(2);
     for (TaskReport reduce : reduces) {
-      // Each reduce JVM spilled into the node's one pool; the job sums them.
-      assertThat(
-              reduce
-                  .getTaskCounters()
-                  .findCounter(MergerCounter.GROUP, "POOL_BYTES_WRITTEN")
-                  .getValue())
-          .isPositive();
+      // Both reduce JVMs spilled to memory, the node's one pool or the lender's: which of them
+      // found the 4 MiB pool full first depends on timing, so only the sum shows both tiers.
+      Counters own = reduce.getTaskCounters();
+      long memory =
+          own.findCounter(MergerCounter.GROUP, "POOL_BYTES_WRITTEN").getValue()
+              + own.findCounter(MergerCounter.GROUP, "REMOTE_BYTES_WRITTEN").getValue();
+      assertThat(memory).isPositive();
+      assertThat(own.findCounter(MergerCounter.GROUP, "FILES_CREATED").getValue()).isPositive();
     }
   }
 
