@@ -7,8 +7,10 @@ package org.spongefiles.bag;
  * SpongeFile of the task's bags.
  */
 public enum BagCounter {
-  /** Spills of a bag into one new SpongeFile (a run). */
+  /** Spills of a bag into one new SpongeFile (a run), for any reason. */
   BAG_SPILLS,
+  /** Spills a bag made itself on reaching sponge.pig.bag.memory of the heap. */
+  BAG_SELF_SPILLS,
   /** Tuples written by those spills. */
   BAG_SPILLED_TUPLES,
   /** Spills that failed; the bag kept its tuples in memory (the task log says why). */

@@ -20,6 +20,7 @@ public final class BagTask implements Closeable {
   private final Thread owner;
   private final int mergeFanIn;
   private final int readBuffer;
+  private final long selfSpillBytes;
   private final BagCounters counters = new BagCounters();
   private SpongeTask sponge;
   private IOException openFailure;
@@ -41,6 +42,8 @@ public final class BagTask implements Closeable {
     }
     this.mergeFanIn = PigBagOptions.MERGE_FANIN.get(conf);
     this.readBuffer = PigBagOptions.READ_BUFFER.get(conf).intValue();
+    this.selfSpillBytes =
+        (long) (PigBagOptions.BAG_MEMORY.get(conf) * Runtime.getRuntime().maxMemory());
   }
 
   public String taskId() {
@@ -57,6 +60,11 @@ public final class BagTask implements Closeable {
 
   int readBuffer() {
     return readBuffer;
+  }
+
+  /** Estimated bytes past which a bag spills itself; 0 when bags wait for the memory manager. */
+  long selfSpillBytes() {
+    return selfSpillBytes;
   }
 
   /**

@@ -28,7 +28,17 @@ public final class PigBagOptions implements OptionSet {
                   + "memory for chunks outside the node's pool (rounded to checksum blocks, at "
                   + "most a chunk), plus this much on the heap. Pool chunks are read in place.");
 
-  private static final List<ConfigOption<?>> ALL = List.of(MERGE_FANIN, READ_BUFFER);
+  public static final ConfigOption<Double> BAG_MEMORY =
+      ConfigOption.decimal("sponge.pig.bag.memory", 0.1)
+          .validate(Validator.between(0.0, 0.9))
+          .describe(
+              "Fraction of the task's heap one bag may hold before it spills itself into a "
+                  + "SpongeFile, as Pig's internal bags spill themselves past "
+                  + "pig.cachedbag.memusage; measured with Pig's sampled tuple sizes. Without it "
+                  + "only Pig's memory manager spills bags, late, and then calls System.gc(). "
+                  + "0 leaves spilling to the memory manager alone.");
+
+  private static final List<ConfigOption<?>> ALL = List.of(BAG_MEMORY, MERGE_FANIN, READ_BUFFER);
 
   @Override
   public String title() {

@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What Pig's default, sorted and distinct bags share, with spills going to SpongeFiles: tuples are
- * held in memory until Pig's memory manager calls {@link #spill()}, which writes them all into one
- * new SpongeFile (a run) of the bag's task, as Pig writes one spill file. Iterators read the runs
- * back from SpongeFiles and then memory, and follow the bag when it spills under them.
+ * held in memory until Pig's memory manager calls {@link #spill()}, or the bag holds more than
+ * {@code sponge.pig.bag.memory} of the heap, and a spill writes them all into one new SpongeFile (a
+ * run) of the bag's task, as Pig writes one spill file. Iterators read the runs back from
+ * SpongeFiles and then memory, and follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -53,6 +54,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private transient long sampledBytes;
   private transient int sampledTuples;
   private transient long modifications;
+  private transient long retrySelfSpillAbove;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     init(Objects.requireNonNull(task, "task cannot be null"));
@@ -67,13 +69,19 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
   final void adopt(Collection<Tuple> given) {
+    boolean full;
     synchronized (lock) {
       for (Tuple tuple : given) {
         mSize++;
         sample(tuple);
       }
+      full = isFull();
     }
-    markSpillableIfNecessary();
+    if (full) {
+      spill(true);
+    } else {
+      markSpillableIfNecessary();
+    }
   }
 
   /** Adds {@code tuple} to the memory collection; false if a distinct bag already held it. */
@@ -90,14 +98,30 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   @Override
   public void add(Tuple tuple) {
+    boolean full;
     synchronized (lock) {
       if (addToMemory(tuple)) {
         mSize++;
         sample(tuple);
       }
       modifications++;
+      full = isFull();
     }
-    markSpillableIfNecessary();
+    if (full) {
+      spill(true);
+    } else {
+      markSpillableIfNecessary();
+    }
+  }
+
+  /**
+   * Whether memory holds more than the task's self-spill limit (or, after a self-spill failed,
+   * twice what it held then, so a bag that cannot spill does not retry at every tuple); under the
+   * lock.
+   */
+  private boolean isFull() {
+    long limit = task.selfSpillBytes();
+    return limit > 0 && memoryEstimate() > Math.max(limit, retrySelfSpillAbove);
   }
 
   @Override
@@ -132,11 +156,15 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   @Override
   public long getMemorySize() {
     synchronized (lock) {
-      long inMemory = mContents.size();
-      long average = sampledTuples == 0 ? 0 : sampledBytes / sampledTuples;
-      long references = Math.max(40, roundToEight(4 + inMemory * 4));
-      return average * inMemory + 84 + references + runs.size() * RUN_OVERHEAD;
+      return memoryEstimate();
     }
+  }
+
+  private long memoryEstimate() {
+    long inMemory = mContents.size();
+    long average = sampledTuples == 0 ? 0 : sampledBytes / sampledTuples;
+    long references = Math.max(40, roundToEight(4 + inMemory * 4));
+    return average * inMemory + 84 + references + runs.size() * RUN_OVERHEAD;
   }
 
   private static long roundToEight(long bytes) {
@@ -152,6 +180,11 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public long spill() {
+    return spill(false);
+  }
+
+  /** Spills memory into a new run; {@code self} when the bag reached its own limit. */
+  private long spill(boolean self) {
     long count;
     synchronized (lock) {
       count = mContents.size();
@@ -163,6 +196,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         run = RunWriter.write(task, spillOrder(), "pigbag");
       } catch (IOException | RuntimeException e) {
         task.count(BagCounter.BAG_SPILL_FAILURES, 1);
+        if (self) {
+          retrySelfSpillAbove = 2 * memoryEstimate();
+        }
         LOG.warn("Could not spill {} tuples of a bag of {}; they stay in memory", count, task, e);
         warn(
             "Unable to spill " + count + " tuples to SpongeFiles: " + e,
@@ -177,10 +213,18 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       }
       mContents.clear();
       modifications++;
+      retrySelfSpillAbove = 0;
     }
     task.count(BagCounter.BAG_SPILLS, 1);
     task.count(BagCounter.BAG_SPILLED_TUPLES, count);
-    incSpillCount(PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT);
+    if (self) {
+      // Pig counts its own bags' self-spills the same way.
+      task.count(BagCounter.BAG_SELF_SPILLS, 1);
+      incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_BAGS);
+      incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_RECS, count);
+    } else {
+      incSpillCount(PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT);
+    }
     task.publishCounters();
     return count;
   }
@@ -196,6 +240,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       sampledBytes = 0;
       sampledTuples = 0;
       modifications++;
+      retrySelfSpillAbove = 0;
       dropped = runs.takeAll();
       cleared();
     }

@@ -25,7 +25,8 @@ import org.spongefiles.bag.PigRecipe;
  * properties (sponge-pig.properties); without it, it runs stock Pig.
  *
  * <p>Pig's MapReduce mode needs a core-site.xml on the classpath: one is written into the work
- * directory's conf/ (local file system, local job runner) and put first on the child's classpath.
+ * directory's conf/ (local file system, local job runner), with a log4j.properties sending Pig's
+ * and Hadoop's warnings to child.log, and put first on the child's classpath.
  */
 public final class PigJvm {
   private final Path work;
@@ -33,6 +34,7 @@ public final class PigJvm {
   private final List<PigQuery> queries = new ArrayList<>();
   private final Properties pig = new Properties();
   private final Map<String, String> system = new LinkedHashMap<>();
+  private final List<String> jvmOptions = new ArrayList<>();
   private String heap = "256m";
   private String mode = "local";
   private long pressureMillis;
@@ -63,6 +65,12 @@ public final class PigJvm {
     }
     pig.setProperty("pig.additional.jars.uris", String.join(",", jars));
     system.putAll(PigRecipe.systemProperties(PigRecipe.location()));
+    return this;
+  }
+
+  /** Adds options for the child JVM (a collector, GC logging). */
+  public PigJvm jvmOptions(String... options) {
+    jvmOptions.addAll(List.of(options));
     return this;
   }
 
@@ -115,6 +123,7 @@ public final class PigJvm {
     Files.createDirectories(tmpDir());
     Path conf = Files.createDirectories(work.resolve("conf"));
     Files.writeString(conf.resolve("core-site.xml"), CORE_SITE, StandardCharsets.UTF_8);
+    Files.writeString(conf.resolve("log4j.properties"), LOG4J, StandardCharsets.UTF_8);
     Path properties = work.resolve("pig.properties");
     try (OutputStream out = Files.newOutputStream(properties)) {
       pig.store(out, "Pig properties of a PigJvm child");
@@ -154,6 +163,7 @@ public final class PigJvm {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xms" + heap);
     command.add("-Xmx" + heap);
+    command.addAll(jvmOptions);
     command.add("-XX:FlightRecorderOptions:repository=" + work.resolve("jfr"));
     command.add("-Djava.io.tmpdir=" + tmpDir());
     system.forEach((key, value) -> command.add("-D" + key + "=" + value));
@@ -189,6 +199,16 @@ public final class PigJvm {
       return String.join("\n", all.subList(Math.max(0, all.size() - 40), all.size()));
     }
   }
+
+  /** Pig's and Hadoop's log (warnings, and Pig's spill messages) goes to child.log. */
+  private static final String LOG4J =
+      "log4j.rootLogger=WARN, stderr\n"
+          + "log4j.logger.org.apache.pig.impl.util.SpillableMemoryManager=INFO\n"
+          + "log4j.logger.org.spongefiles=INFO\n"
+          + "log4j.appender.stderr=org.apache.log4j.ConsoleAppender\n"
+          + "log4j.appender.stderr.Target=System.err\n"
+          + "log4j.appender.stderr.layout=org.apache.log4j.PatternLayout\n"
+          + "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss,SSS} %p %c{1}: %m%n\n";
 
   private static final String CORE_SITE =
       "<?xml version=\"1.0\"?>\n"

@@ -89,7 +89,7 @@ public final class PigWorkloadRunner {
     for (ExecJob job : jobs) {
       if (job.getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
         throw new IllegalStateException(
-            query + " failed: " + job.getException(), job.getException());
+            query + " failed: " + failure(job.getStatistics()), job.getException());
       }
     }
     StringBuilder line = new StringBuilder("QUERY");
@@ -111,6 +111,17 @@ public final class PigWorkloadRunner {
     }
     System.out.println(line);
     System.out.flush();
+  }
+
+  /** Why Pig says the query failed, with each failed job's message. */
+  private static String failure(PigStats stats) {
+    StringBuilder why = new StringBuilder(String.valueOf(stats.getErrorMessage()));
+    for (JobStats job : stats.getJobGraph()) {
+      if (!job.isSuccessful()) {
+        why.append("; job ").append(job.getJobId()).append(": ").append(job.getErrorMessage());
+      }
+    }
+    return why.toString();
   }
 
   /** The SpongeFiles counters and Pig's spill counters, summed over the query's jobs. */
