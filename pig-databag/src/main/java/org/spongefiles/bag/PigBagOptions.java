@@ -29,13 +29,13 @@ public final class PigBagOptions implements OptionSet {
                   + "most a chunk), plus this much on the heap. Pool chunks are read in place.");
 
   public static final ConfigOption<Double> BAG_MEMORY =
-      ConfigOption.decimal("sponge.pig.bag.memory", 0.1)
+      ConfigOption.decimal("sponge.pig.bag.memory", 0.2)
           .validate(Validator.between(0.0, 0.9))
           .describe(
-              "Fraction of the task's heap one bag may hold before it spills itself into a "
-                  + "SpongeFile, as Pig's internal bags spill themselves past "
-                  + "pig.cachedbag.memusage; measured with Pig's sampled tuple sizes. Without it "
-                  + "only Pig's memory manager spills bags, late, and then calls System.gc(). "
+              "Fraction of the task's heap one bag may hold (by Pig's sampled tuple sizes) "
+                  + "before it spills itself into a SpongeFile; the default is the share Pig's "
+                  + "own internal bags keep (pig.cachedbag.memusage). Without it only Pig's "
+                  + "memory manager spills bags, late, and follows each spill with System.gc(). "
                   + "0 leaves spilling to the memory manager alone.");
 
   private static final List<ConfigOption<?>> ALL = List.of(BAG_MEMORY, MERGE_FANIN, READ_BUFFER);

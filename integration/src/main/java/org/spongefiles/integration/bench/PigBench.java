@@ -69,13 +69,22 @@ public final class PigBench {
     long bytes = new WebCrawlGenerator(2014).write(input, pages, 8);
     BenchReport.info(
         "%,d pages, %.1f MB of text in %.1f s; child heap %s, %s mode, pool %s in %s",
-        pages, bytes / 1e6, (System.nanoTime() - start) / 1e9, heap, mode, poolSize, poolDir);
+        pages,
+        bytes / 1e6,
+        (System.nanoTime() - start) / 1e9,
+        heap,
+        mode,
+        poolSize,
+        poolDir.getParent());
     PigTimes quiet = measure(Contention.Level.QUIET);
     PigTimes contended = measure(Contention.Level.DISK_AND_MEMORY);
     List<QueryRun[]> bypass = bypass();
     for (int q = 0; q < QUERIES.length; q++) {
-      quiet.report("pig-quiet-" + QUERIES[q].label(), q);
-      contended.report("pig-contention-" + QUERIES[q].label(), q);
+      quiet.report("pig-quiet-" + QUERIES[q].label(), q, "(no target)");
+      contended.report(
+          "pig-contention-" + QUERIES[q].label(),
+          q,
+          "(disk writer + pinned memory; target <= 0.6)");
     }
     for (int q = 0; q < QUERIES.length; q++) {
       reportBypass(QUERIES[q], bypass.get(q)[0], bypass.get(q)[1]);
@@ -186,7 +195,8 @@ public final class PigBench {
     return String.format(
         Locale.ROOT,
         "bag spills %d (%d by themselves); Pig's counters: proactive %d bags / %d records, "
-            + "memory manager %d; SpongeFiles pool %.1f MB, disk %.1f MB, blocked %d ms",
+            + "memory manager %d; SpongeFiles pool %.1f MB, disk %.1f MB, blocked %d ms; "
+            + "the JVM wrote %.1f MB to block devices",
         run.counter("BAG_SPILLS"),
         run.counter("BAG_SELF_SPILLS"),
         run.counter("PROACTIVE_SPILL_COUNT_BAGS"),
@@ -194,7 +204,8 @@ public final class PigBench {
         run.counter("SPILLABLE_MEMORY_MANAGER_SPILL_COUNT"),
         run.counter("POOL_BYTES_WRITTEN") / 1e6,
         run.counter("DISK_BYTES_WRITTEN") / 1e6,
-        run.counter("BLOCKED_WRITE_MILLIS") + run.counter("BLOCKED_READ_MILLIS"));
+        run.counter("BLOCKED_WRITE_MILLIS") + run.counter("BLOCKED_READ_MILLIS"),
+        run.blockBytesWritten() / 1e6);
   }
 
   private static void deleteRun(QueryRun run) {

@@ -25,8 +25,11 @@ final class PigTimes {
     }
   }
 
-  /** One BENCH line for query {@code query}: mean sponge time over mean stock time. */
-  void report(String measure, int query) {
+  /**
+   * One BENCH line for query {@code query}: mean sponge time over mean stock time, with {@code
+   * note} (the target) at the end.
+   */
+  void report(String measure, int query, String note) {
     double stockMean = mean(stock[query], stockRuns[query]);
     double spongeMean = mean(sponge[query], spongeRuns[query]);
     BenchReport.bench(
@@ -34,11 +37,12 @@ final class PigTimes {
         spongeMean / stockMean,
         String.format(
             Locale.ROOT,
-            "sponge_s=%.1f stock_s=%.1f sponge_runs_s=%s stock_runs_s=%s",
+            "sponge_s=%.1f stock_s=%.1f sponge_runs_s=%s stock_runs_s=%s %s",
             spongeMean / 1e3,
             stockMean / 1e3,
             seconds(sponge[query], spongeRuns[query]),
-            seconds(stock[query], stockRuns[query])));
+            seconds(stock[query], stockRuns[query]),
+            note));
   }
 
   private static double mean(long[] millis, int count) {

@@ -103,6 +103,9 @@ public final class PigWorkloadRunner {
       line.append(" tmp_bytes=").append(writes.bytes());
       line.append(" tmp_files=").append(writes.files());
     }
+    for (Map.Entry<String, Long> io : blockIo().entrySet()) {
+      line.append(' ').append(io.getKey()).append('=').append(io.getValue());
+    }
     // Pig keeps its own scratch files there until exit; spill files of bags start with "pigbag".
     String[] left = tmp.toFile().list((dir, name) -> name.startsWith("pigbag"));
     line.append(" tmp_bag_files_left=").append(left == null ? 0 : left.length);
@@ -111,6 +114,28 @@ public final class PigWorkloadRunner {
     }
     System.out.println(line);
     System.out.flush();
+  }
+
+  /**
+   * What this JVM has made the kernel read from and write to block devices so far (Linux {@code
+   * /proc/self/io}; written bytes are counted when pages are dirtied, cancelled ones belonged to
+   * files deleted before they were written back). Empty elsewhere.
+   */
+  private static Map<String, Long> blockIo() throws IOException {
+    Map<String, Long> io = new LinkedHashMap<>();
+    Path proc = Path.of("/proc/self/io");
+    if (Files.isReadable(proc)) {
+      for (String entry : Files.readAllLines(proc)) {
+        String[] parts = entry.split(":\\s*");
+        if (parts.length == 2
+            && (parts[0].equals("read_bytes")
+                || parts[0].equals("write_bytes")
+                || parts[0].equals("cancelled_write_bytes"))) {
+          io.put("block_" + parts[0], Long.parseLong(parts[1].trim()));
+        }
+      }
+    }
+    return io;
   }
 
   /** Why Pig says the query failed, with each failed job's message. */

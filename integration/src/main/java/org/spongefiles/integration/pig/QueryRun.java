@@ -59,6 +59,18 @@ public final class QueryRun {
     return Integer.parseInt(fields.get("tmp_bag_files_left"));
   }
 
+  /**
+   * Bytes the child JVM sent to block devices up to the end of the query, net of writes cancelled
+   * by deleting the file first; -1 when the system does not say.
+   */
+  public long blockBytesWritten() {
+    if (!fields.containsKey("block_write_bytes")) {
+      return -1;
+    }
+    return Long.parseLong(fields.get("block_write_bytes"))
+        - Long.parseLong(fields.getOrDefault("block_cancelled_write_bytes", "0"));
+  }
+
   /** A counter of the SpongeFiles group (or Pig's spill counters); 0 when absent. */
   public long counter(String name) {
     return Long.parseLong(fields.getOrDefault(name, "0"));
