@@ -37,10 +37,6 @@ abstract class OrderedBag extends SpongeBag {
     return epoch;
   }
 
-  final boolean readStarted() {
-    return readStarted;
-  }
-
   /** Tuples added after reading began: the next iterator or spill sorts memory again. */
   final void memoryChanged() {
     readStarted = false;

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +28,9 @@ import org.spongefiles.bag.PigRecipe;
  * and Hadoop's warnings to child.log, and put first on the child's classpath.
  */
 public final class PigJvm {
+  /** How long a child may run; it is killed past this. */
+  private static final long TIMEOUT_MINUTES = 10;
+
   private final Path work;
   private final Path input;
   private final List<PigQuery> queries = new ArrayList<>();
@@ -39,7 +41,6 @@ public final class PigJvm {
   private String mode = "local";
   private long pressureMillis;
   private boolean tmpWrites;
-  private Duration timeout = Duration.ofMinutes(10);
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
   public PigJvm(Path input, Path work) {
@@ -108,11 +109,6 @@ public final class PigJvm {
     return this;
   }
 
-  public PigJvm timeout(Duration limit) {
-    this.timeout = limit;
-    return this;
-  }
-
   /** The child's java.io.tmpdir. */
   public Path tmpDir() {
     return work.resolve("tmp");
@@ -133,22 +129,7 @@ public final class PigJvm {
         new ProcessBuilder(command(conf, properties))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        lines.add(line);
-      }
-    } finally {
-      if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    }
-    if (process.exitValue() != 0 || !lines.contains("DONE")) {
-      throw new IllegalStateException(
-          "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log));
-    }
+    List<String> lines = await(process, log);
     List<QueryRun> runs = new ArrayList<>();
     for (String line : lines) {
       if (line.startsWith("QUERY ")) {
@@ -156,6 +137,45 @@ public final class PigJvm {
       }
     }
     return runs;
+  }
+
+  /** The child's output lines once it exited with 0 after printing DONE. */
+  private static List<String> await(Process process, Path log)
+      throws IOException, InterruptedException {
+    List<String> lines = new ArrayList<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader out =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                  synchronized (lines) {
+                    lines.add(line);
+                  }
+                }
+              } catch (IOException e) {
+                // The child died; its exit code and log say why.
+              }
+            },
+            "pig-child-output");
+    reader.start();
+    if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+      process.destroyForcibly().waitFor();
+      throw new IllegalStateException(
+          "Pig child still running after "
+              + TIMEOUT_MINUTES
+              + " min (log "
+              + log
+              + "):\n"
+              + tail(log));
+    }
+    reader.join();
+    if (process.exitValue() != 0 || !lines.contains("DONE")) {
+      throw new IllegalStateException(
+          "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log));
+    }
+    return lines;
   }
 
   private List<String> command(Path conf, Path properties) {

@@ -63,9 +63,4 @@ public enum PigQuery {
     }
     return List.of(all);
   }
-
-  /** The whole script, one statement per line, as a user would write it. */
-  public String script(String input, String output) {
-    return String.join("\n", statements(input, output)) + "\n";
-  }
 }

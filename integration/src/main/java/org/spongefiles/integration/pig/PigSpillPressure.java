@@ -20,7 +20,6 @@ import org.apache.pig.impl.util.SpillableMemoryManager;
 final class PigSpillPressure implements AutoCloseable {
   private final Thread thread;
   private volatile boolean stopped;
-  private long notifications;
 
   private PigSpillPressure(long periodMillis) {
     thread =
@@ -30,7 +29,6 @@ final class PigSpillPressure implements AutoCloseable {
                 try {
                   Thread.sleep(periodMillis);
                   SpillableMemoryManager.getInstance().handleNotification(fullHeap(), null);
-                  notifications++;
                 } catch (InterruptedException e) {
                   return;
                 } catch (Exception e) {
@@ -50,10 +48,6 @@ final class PigSpillPressure implements AutoCloseable {
     PigSpillPressure pressure = new PigSpillPressure(periodMillis);
     pressure.thread.start();
     return pressure;
-  }
-
-  long notifications() {
-    return notifications;
   }
 
   /** A "collection usage threshold exceeded" notification reporting the heap full. */

@@ -32,10 +32,6 @@ public final class QueryRun {
     return fields.get("name");
   }
 
-  public String mode() {
-    return fields.get("mode");
-  }
-
   public long millis() {
     return Long.parseLong(fields.get("millis"));
   }
