@@ -66,7 +66,7 @@ class PigWorkloadsTest {
               .recipe()
               .set("sponge.pool.dir", poolDir.toString())
               .set("sponge.pool.name", "pig-test")
-              .set("sponge.pool.size", "2m")
+              .set("sponge.pool.size", "1m")
               .set("sponge.pool.permissions", "rw-------")
               .set("sponge.chunk.size", "256k")
               .set("sponge.checksum.block.size", "16k")
@@ -102,15 +102,25 @@ class PigWorkloadsTest {
           assertThat(ours.counter("PROACTIVE_SPILL_COUNT_BAGS"))
               .isEqualTo(ours.counter("BAG_SELF_SPILLS"));
         }
-        assertThat(ours.counter("POOL_BYTES_WRITTEN")).as("pool bytes of %s", ours).isPositive();
-        assertThat(ours.counter("POOL_BYTES_READ")).isPositive();
+        assertThat(ours.spongeBytesWritten()).as("SpongeFile bytes of %s", ours).isPositive();
         assertThat(ours.tmpBytes()).as("bytes to java.io.tmpdir with the recipe").isZero();
         assertThat(ours.tmpBagFilesLeft()).isZero();
       }
       assertThat(
               sponge.get(0).counter("DISK_BYTES_WRITTEN")
                   + sponge.get(1).counter("DISK_BYTES_WRITTEN"))
-          .as("runs past the 2 MiB pool go to disk")
+          .as("runs past the 1 MiB pool go to disk")
+          .isPositive();
+      // A spilled bag may be dead before it is read (Pig drops group bags without clear()), so
+      // reading back is checked over both queries: Frequent Anchortext reads its group twice.
+      assertThat(
+              sponge.get(0).counter("POOL_BYTES_READ") + sponge.get(1).counter("POOL_BYTES_READ"))
+          .as("runs read back from the pool")
+          .isPositive();
+      assertThat(
+              sponge.get(0).counter("POOL_BYTES_WRITTEN")
+                  + sponge.get(1).counter("POOL_BYTES_WRITTEN"))
+          .as("runs in the pool")
           .isPositive();
       assertThat(filesUnder(recipe.tmpDir())).isZero();
       assertThat(freeChunksAfterExit(poolDir)).as("every pool chunk freed at exit").isTrue();
@@ -126,7 +136,7 @@ class PigWorkloadsTest {
     Configuration conf = new Configuration(false);
     conf.set("sponge.pool.dir", poolDir.toString());
     conf.set("sponge.pool.name", "pig-test");
-    conf.set("sponge.pool.size", "2m");
+    conf.set("sponge.pool.size", "1m");
     conf.set("sponge.chunk.size", "256k");
     conf.set("sponge.pool.create", "false");
     try (SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf))) {
