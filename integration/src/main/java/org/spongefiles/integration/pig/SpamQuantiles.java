@@ -26,7 +26,7 @@ public final class SpamQuantiles extends EvalFunc<Tuple> {
 
   /** {@code spamField}: the position of the spam score in each page tuple. */
   public SpamQuantiles(String spamField) {
-    this.spamField = Integer.parseInt(spamField.trim());
+    this.spamField = UdfArgs.intAtLeast("SpamQuantiles", "spamField", spamField, 0);
   }
 
   /** Orders pages by spam score, pages without a score first. */

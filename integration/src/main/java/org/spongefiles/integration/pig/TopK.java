@@ -26,10 +26,7 @@ public final class TopK extends EvalFunc<DataBag> {
   private final int k;
 
   public TopK(String k) {
-    this.k = Integer.parseInt(k.trim());
-    if (this.k < 1) {
-      throw new IllegalArgumentException("k : " + k + " (expected: > 0)");
-    }
+    this.k = UdfArgs.intAtLeast("TopK", "k", k, 1);
   }
 
   /** The best page using a term so far. */
