@@ -97,13 +97,13 @@ public final class Contention implements Closeable {
     if (level == Level.QUIET) {
       return "no background load";
     }
-    StringBuilder text = new StringBuilder();
+    StringBuilder text = new StringBuilder("disk writer");
     double seconds = (System.nanoTime() - startNanos) / 1e9;
-    text.append(
-        String.format(
-            Locale.ROOT,
-            "disk writer %.0f MB/s (4 MiB writes, fsync every 64 MiB)",
-            diskBytesWritten() / 1e6 / Math.max(seconds, 1e-3)));
+    long written = diskBytesWritten();
+    if (seconds >= 1 && written > 0) { // a rate over less is noise
+      text.append(String.format(Locale.ROOT, " %.0f MB/s", written / 1e6 / seconds));
+    }
+    text.append(" (4 MiB writes, fsync every 64 MiB)");
     if (level == Level.DISK_AND_MEMORY) {
       text.append(
           String.format(Locale.ROOT, " + %.1f GiB pinned", pinnedBytes / (double) (1L << 30)));
