@@ -62,7 +62,11 @@ public final class BagTask implements Closeable {
     return readBuffer;
   }
 
-  /** Estimated bytes past which a bag spills itself; 0 when bags wait for the memory manager. */
+  /**
+   * {@code sponge.pig.bag.memory} of the heap, in bytes: the memory Pig's internal bags share
+   * ({@code pig.cachedbag.memusage}); each bag spills itself past its part of it (see {@link
+   * SpongeBag#selfSpillLimit()}). 0 when bags wait for the memory manager.
+   */
   long selfSpillBytes() {
     return selfSpillBytes;
   }

@@ -12,18 +12,15 @@ import org.apache.pig.data.Tuple;
  */
 final class MemorySource implements TupleSource {
   private final OrderedBag bag;
-  private final int runsAtStart;
-  private final long epoch;
+  private SortedMemory sorting;
   private int index;
   private RunReader reader;
 
-  /**
-   * Reads {@code bag}'s memory as sorted at {@code epoch}, when it had {@code runsAtStart} runs.
-   */
-  MemorySource(OrderedBag bag, int runsAtStart, long epoch) {
+  /** Reads {@code bag}'s memory as sorted in {@code sorting}; under the bag's lock. */
+  MemorySource(OrderedBag bag, SortedMemory sorting) {
     this.bag = bag;
-    this.runsAtStart = runsAtStart;
-    this.epoch = epoch;
+    this.sorting = sorting;
+    sorting.readerOpened();
   }
 
   @Override
@@ -31,24 +28,43 @@ final class MemorySource implements TupleSource {
     if (reader != null) {
       return reader.next();
     }
+    if (sorting == null) {
+      return null;
+    }
     Run spilled;
     synchronized (bag.lock()) {
-      if (bag.epoch() != epoch) {
-        throw new ConcurrentModificationException(
-            "Tuples were added to a "
-                + (bag.isDistinct() ? "distinct" : "sorted")
-                + " bag after this iterator was opened and have been sorted in since; "
-                + "open a new iterator after adding, as with Pig's own bags");
-      }
-      if (bag.runs().size() <= runsAtStart) {
+      spilled = sorting.spilledInto();
+      if (spilled == null) {
+        if (sorting.isChanged()) {
+          throw new ConcurrentModificationException(
+              "Tuples were added to a "
+                  + (bag.isDistinct() ? "distinct" : "sorted")
+                  + " bag after this iterator was opened, or the bag was cleared; "
+                  + "open a new iterator after adding, as with Pig's own bags");
+        }
         List<Tuple> memory = bag.memoryList();
-        return index < memory.size() ? memory.get(index++) : null;
+        if (index < memory.size()) {
+          return memory.get(index++);
+        }
+        leave();
+        return null;
       }
-      spilled = bag.runs().get(runsAtStart);
     }
+    // The sorting holds the run until this source lets go of it, after the reader took its own.
     reader = spilled.open(bag.task());
+    synchronized (bag.lock()) {
+      leave();
+    }
     reader.skip(index);
     return reader.next();
+  }
+
+  /** Under the bag's lock. */
+  private void leave() {
+    if (sorting != null) {
+      sorting.readerLeft();
+      sorting = null;
+    }
   }
 
   @Override
@@ -56,6 +72,9 @@ final class MemorySource implements TupleSource {
     if (reader != null) {
       reader.close();
       reader = null;
+    }
+    synchronized (bag.lock()) {
+      leave();
     }
   }
 }

@@ -12,18 +12,25 @@ import org.apache.pig.data.Tuple;
  * What sorted and distinct bags share: memory is sorted when a spill writes it and when the first
  * iterator opens (as in Pig, where tuples are not to be added once reading began), runs are merged
  * in order, and a bag with more runs than {@code sponge.pig.merge.fanin} first merges them into
- * fewer, as Pig's bags do beyond 100 spill files.
+ * fewer, as Pig's bags do beyond 100 spill files. Runs merged away stay readable for the iterators
+ * already open on them (see {@link Run#retain()}), and readers of memory find the run it was
+ * spilled into through their {@link SortedMemory}.
  */
 abstract class OrderedBag extends SpongeBag {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Pig's nested ORDER and DISTINCT (POSort, PODistinct) give their internal bags a third of the
+   * bag memory ({@code new InternalSortedBag(3, ...)}, {@code new InternalDistinctBag(3)}).
+   */
+  private static final int SHARERS = 3;
+
+  private final transient Object setupLock = new Object();
   private transient boolean readStarted;
-  private transient long epoch;
-  private transient Object setupLock;
+  private transient SortedMemory sorting = new SortedMemory();
 
   OrderedBag(BagTask task, Collection<Tuple> memory) {
     super(task, memory);
-    this.setupLock = new Object();
   }
 
   /** The order of the bag's tuples and runs. */
@@ -32,29 +39,38 @@ abstract class OrderedBag extends SpongeBag {
   /** Makes memory a list sorted in {@link #order()}; under the lock. */
   abstract void sortMemory();
 
-  /** How many times memory was reordered; an open reader of memory must see the same. */
-  final long epoch() {
-    return epoch;
+  @Override
+  final int sharers() {
+    return SHARERS;
   }
 
-  /** Tuples added after reading began: the next iterator or spill sorts memory again. */
+  /** Tuples were added to memory; readers open on it fail, the next iterator sorts it again. */
   final void memoryChanged() {
-    readStarted = false;
+    if (readStarted) {
+      memoryReorganized();
+    }
   }
 
   /** Memory was replaced or emptied under open readers; under the lock. */
   final void memoryReorganized() {
     readStarted = false;
-    epoch++;
+    sorting.changed();
+    sorting = new SortedMemory();
   }
 
   @Override
   final Iterable<Tuple> spillOrder() {
     if (!readStarted) {
+      // No reader is open on this sorting: one that was has seen memoryReorganized().
       sortMemory();
-      epoch++;
     }
     return memoryList();
+  }
+
+  @Override
+  final void spilled(Run run) {
+    sorting.spilled(run);
+    sorting = new SortedMemory();
   }
 
   @Override
@@ -64,7 +80,7 @@ abstract class OrderedBag extends SpongeBag {
 
   @Override
   public final Iterator<Tuple> iterator() {
-    synchronized (setupLock()) {
+    synchronized (setupLock) {
       mergeExcessRuns();
       List<Run> spilled;
       MemorySource memory;
@@ -72,10 +88,9 @@ abstract class OrderedBag extends SpongeBag {
         if (!readStarted) {
           sortMemory();
           readStarted = true;
-          epoch++;
         }
-        spilled = runs().snapshot();
-        memory = new MemorySource(this, spilled.size(), epoch);
+        spilled = runs().retainAll();
+        memory = new MemorySource(this, sorting);
       }
       List<TupleSource> sources = new ArrayList<>(spilled.size() + 1);
       try {
@@ -83,37 +98,34 @@ abstract class OrderedBag extends SpongeBag {
           sources.add(run.open(task()));
         }
       } catch (IOException e) {
+        sources.add(memory);
         new RunMerge(sources, order(), isDistinct()).close();
         throw new IllegalStateException("Unable to open a run of a bag of " + task() + ": " + e, e);
+      } finally {
+        SpillRuns.releaseAll(spilled);
       }
       sources.add(memory);
       return new SourceIterator(this, new RunMerge(sources, order(), isDistinct()));
     }
   }
 
-  private Object setupLock() {
-    synchronized (lock()) {
-      if (setupLock == null) {
-        setupLock = new Object();
-      }
-      return setupLock;
-    }
-  }
-
-  /** Merges runs, {@code fanIn} at a time, until at most that many are left. */
+  /**
+   * Merges the oldest runs, {@code fanIn} at a time, until at most that many are left. The runs
+   * merged leave the list; each is deleted once the iterators still reading it are done.
+   */
   private void mergeExcessRuns() {
     int fanIn = task().mergeFanIn();
     while (runs().size() > fanIn) {
-      List<Run> inputs = new ArrayList<>(runs().snapshot().subList(0, fanIn));
-      Run merged;
+      List<Run> inputs = runs().retainOldest(fanIn);
       try {
-        merged = merge(inputs);
+        Run merged = merge(inputs);
+        SpillRuns.releaseAll(runs().replace(inputs, merged));
       } catch (IOException e) {
         throw new IllegalStateException(
             "Unable to merge " + inputs.size() + " runs of a bag of " + task() + ": " + e, e);
+      } finally {
+        SpillRuns.releaseAll(inputs);
       }
-      runs().replace(inputs, merged);
-      SpillRuns.deleteAll(inputs);
       task().count(BagCounter.BAG_RUN_MERGES, 1);
     }
   }

@@ -32,11 +32,14 @@ public final class PigBagOptions implements OptionSet {
       ConfigOption.decimal("sponge.pig.bag.memory", 0.2)
           .validate(Validator.between(0.0, 0.9))
           .describe(
-              "Fraction of the task's heap one bag may hold (by Pig's sampled tuple sizes) "
-                  + "before it spills itself into a SpongeFile; the default is the share Pig's "
-                  + "own internal bags keep (pig.cachedbag.memusage). Without it only Pig's "
-                  + "memory manager spills bags, late, and follows each spill with System.gc(). "
-                  + "0 leaves spilling to the memory manager alone.");
+              "Fraction of the task's heap that bags share, as Pig's internal bags share "
+                  + "pig.cachedbag.memusage (same default): a default bag (a GROUP's) spills "
+                  + "itself into a SpongeFile past all of it, a sorted or distinct bag (a nested "
+                  + "ORDER's or DISTINCT's) past a third, by Pig's sampled tuple sizes. Pig gives "
+                  + "each bag of a COGROUP of n inputs 1/n; the factory is not told which operator "
+                  + "asks, so each gets all of it: lower this for scripts that cogroup large "
+                  + "inputs. 0 leaves spilling to Pig's memory manager alone, which spills late "
+                  + "and follows each spill with System.gc().");
 
   private static final List<ConfigOption<?>> ALL = List.of(BAG_MEMORY, MERGE_FANIN, READ_BUFFER);
 

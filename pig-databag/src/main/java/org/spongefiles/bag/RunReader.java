@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import org.apache.pig.data.InterSedes;
 import org.apache.pig.data.InterSedesFactory;
 import org.apache.pig.data.Tuple;
@@ -11,20 +12,68 @@ import org.apache.pig.data.Tuple;
 /**
  * Reads a run's tuples back from its SpongeFile. It stops after the run's tuple count rather than
  * at an end-of-file exception, so a short file is an error that names the run, not a silent end.
+ *
+ * <p>It holds the run (see {@link Run#retain()}) and buffers until it reaches the end or is closed.
+ * Pig often stops reading a bag early (IsEmpty, a nested LIMIT, a projection of the first tuple)
+ * and drops the iterator without a word, so a reader that becomes garbage is closed by the cleaner
+ * thread: its buffers go back, its reads are counted and the run can be deleted.
  */
 final class RunReader implements TupleSource {
   private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
 
   private final Run run;
-  private final BagTask task;
+  private final Cleaner.Cleanable closer;
   private DataInputStream in;
   private long read;
 
+  /** What closing a reader releases; it must not refer to the reader, or it would never be run. */
+  private static final class Release implements Runnable {
+    private final Run run;
+    private final BagTask task;
+    private final DataInputStream in;
+
+    Release(Run run, BagTask task, DataInputStream in) {
+      this.run = run;
+      this.task = task;
+      this.in = in;
+    }
+
+    @Override
+    public void run() {
+      try {
+        in.close();
+      } catch (IOException e) {
+        // Closing a SpongeFile reader only returns its buffers and reports its reads; it does
+        // not fail.
+      } finally {
+        run.release();
+        task.publishCounters();
+      }
+    }
+  }
+
+  /**
+   * A reader of {@code run} from its first tuple.
+   *
+   * @throws IOException when the run was deleted (its bag was cleared or its task ended) or its
+   *     SpongeFile cannot be read
+   */
   RunReader(Run run, BagTask task) throws IOException {
     this.run = run;
-    this.task = task;
-    int buffer = task.readBuffer();
-    this.in = new DataInputStream(new BufferedInputStream(run.file().input(buffer), buffer));
+    if (!run.retain()) {
+      throw new IOException(
+          "Run " + run + " of " + task + " was deleted: its bag was cleared or its task ended");
+    }
+    DataInputStream stream;
+    try {
+      int buffer = task.readBuffer();
+      stream = new DataInputStream(new BufferedInputStream(run.file().input(buffer), buffer));
+    } catch (IOException | RuntimeException e) {
+      run.release();
+      throw e;
+    }
+    this.in = stream;
+    this.closer = SpongeBag.CLEANER.register(this, new Release(run, task, stream));
   }
 
   @Override
@@ -60,13 +109,8 @@ final class RunReader implements TupleSource {
   @Override
   public void close() {
     if (in != null) {
-      try {
-        in.close();
-      } catch (IOException e) {
-        // Closing a SpongeFile reader only returns its buffers; it does not fail.
-      }
       in = null;
-      task.publishCounters();
+      closer.clean();
     }
   }
 }

@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A bag's runs. It is also the cleaning action registered for the bag: when a bag that spilled
- * becomes unreachable without {@code clear()}, the runs are deleted by the cleaner thread, since
+ * A bag's runs, oldest first; the list holds each run (see {@link Run#retain()}) until the run
+ * leaves it. It is also the cleaning action registered for the bag: when a bag that spilled becomes
+ * unreachable without {@code clear()}, the list lets go of its runs from the cleaner thread, since
  * the action holds the runs but not the bag.
  */
 final class SpillRuns implements Runnable {
@@ -23,11 +24,25 @@ final class SpillRuns implements Runnable {
     return runs.get(index);
   }
 
-  synchronized List<Run> snapshot() {
-    return new ArrayList<>(runs);
+  /**
+   * The oldest {@code count} runs (all when there are fewer), each with a hold of the caller's, so
+   * a merge or {@code clear()} cannot delete them before the caller opened them. The caller
+   * releases them.
+   */
+  synchronized List<Run> retainOldest(int count) {
+    List<Run> held = new ArrayList<>(runs.subList(0, Math.min(count, runs.size())));
+    for (Run run : held) {
+      run.retain();
+    }
+    return held;
   }
 
-  /** Bytes of every run, for the bag's memory estimate and tests. */
+  /** Every run, held for the caller as by {@link #retainOldest(int)}. */
+  List<Run> retainAll() {
+    return retainOldest(Integer.MAX_VALUE);
+  }
+
+  /** Bytes of every run, for tests and statistics. */
   synchronized long bytes() {
     long total = 0;
     for (Run run : runs) {
@@ -36,28 +51,38 @@ final class SpillRuns implements Runnable {
     return total;
   }
 
-  /** Removes every run and returns them, for the caller to delete outside the bag's lock. */
+  /** Removes every run and returns them, for the caller to release outside the bag's lock. */
   synchronized List<Run> takeAll() {
     List<Run> all = new ArrayList<>(runs);
     runs.clear();
     return all;
   }
 
-  /** Puts {@code merged} in place of the runs it was merged from. */
-  synchronized void replace(List<Run> inputs, Run merged) {
-    runs.removeAll(inputs);
+  /**
+   * Puts {@code merged} after the other runs, in place of the runs it was merged from (Pig's bags
+   * put theirs at the end too). Returns those of {@code inputs} that were still listed, for the
+   * caller to release.
+   */
+  synchronized List<Run> replace(List<Run> inputs, Run merged) {
+    List<Run> removed = new ArrayList<>(inputs.size());
+    for (Run input : inputs) {
+      if (runs.remove(input)) {
+        removed.add(input);
+      }
+    }
     runs.add(merged);
+    return removed;
   }
 
-  static void deleteAll(List<Run> runs) {
+  static void releaseAll(List<Run> runs) {
     for (Run run : runs) {
-      run.delete();
+      run.release();
     }
   }
 
-  /** The cleaning action: deletes whatever runs are left. */
+  /** The cleaning action: lets go of whatever runs are left. */
   @Override
   public void run() {
-    deleteAll(takeAll());
+    releaseAll(takeAll());
   }
 }

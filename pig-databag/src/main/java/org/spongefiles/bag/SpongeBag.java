@@ -1,20 +1,16 @@
 package org.spongefiles.bag;
 
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.lang.ref.Cleaner;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.pig.PigCounters;
 import org.apache.pig.PigWarning;
 import org.apache.pig.data.DataBag;
-import org.apache.pig.data.DataType;
 import org.apache.pig.data.DefaultAbstractBag;
-import org.apache.pig.data.InterSedes;
-import org.apache.pig.data.InterSedesFactory;
 import org.apache.pig.data.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,13 +26,17 @@ import org.slf4j.LoggerFactory;
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
  * tuple, so a bag being filled from another can be spilled before it is full (Pig's reduce side
  * fills a group's bag that way). Runs are deleted by {@link #clear()}, when the bag becomes
- * unreachable (a cleaner action holds the runs, not the bag), and at the latest when the task ends.
+ * unreachable (a cleaner action holds the runs, not the bag), and at the latest when the task ends;
+ * a run still being read is deleted when its last reader is done (see {@link Run#retain()}).
+ *
+ * <p>Java serialization writes a {@link SerializedBag} in the bag's place.
  */
 public abstract class SpongeBag extends DefaultAbstractBag {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(SpongeBag.class);
-  private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
-  private static final Cleaner CLEANER = Cleaner.create();
+
+  /** Deletes the runs of unreachable bags and closes the readers of dropped iterators. */
+  static final Cleaner CLEANER = Cleaner.create();
 
   /** Heap a run costs its bag: the Run, its SpongeFile and chunk records. */
   private static final long RUN_OVERHEAD = 256;
@@ -46,9 +46,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   private static final int SAMPLE_FREQUENCY = 10;
 
-  private transient Object lock;
-  private transient BagTask task;
-  private transient SpillRuns runs;
+  private final transient Object lock = new Object();
+  private final transient BagTask task;
+  private final transient SpillRuns runs = new SpillRuns();
   private transient boolean cleanerRegistered;
   private transient long added;
   private transient long sampledBytes;
@@ -57,14 +57,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private transient long retrySelfSpillAbove;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
-    init(Objects.requireNonNull(task, "task cannot be null"));
+    this.task = Objects.requireNonNull(task, "task cannot be null");
     this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
-  }
-
-  private void init(BagTask owner) {
-    this.lock = new Object();
-    this.task = owner;
-    this.runs = new SpillRuns();
   }
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
@@ -90,11 +84,21 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   /** The memory tuples in the order a spill writes them; may reorder memory. Under the lock. */
   abstract Iterable<Tuple> spillOrder();
 
-  /** Puts back, in memory, the tuples of runs read from a Java-serialized bag. */
-  abstract void restoreSpilled(List<Tuple> spilled);
+  /** Memory was just written into {@code run}, which now ends the list; under the lock. */
+  void spilled(Run run) {}
 
   /** Resets subclass state after {@link #clear()}; under the lock. */
   abstract void cleared();
+
+  /**
+   * How many bags share {@code sponge.pig.bag.memory} of the heap, as the operators using Pig's
+   * internal bags tell them ({@code SelfSpillBag.MemoryLimits}: the limit of each is {@code heap x
+   * fraction / sharers}).
+   */
+  abstract int sharers();
+
+  /** What Java serialization writes in place of this bag. */
+  abstract SerializedBag serializedForm();
 
   @Override
   public void add(Tuple tuple) {
@@ -120,8 +124,13 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * lock.
    */
   private boolean isFull() {
-    long limit = task.selfSpillBytes();
+    long limit = selfSpillLimit();
     return limit > 0 && memoryEstimate() > Math.max(limit, retrySelfSpillAbove);
+  }
+
+  /** Estimated bytes past which the bag spills itself; 0 when it waits for the memory manager. */
+  final long selfSpillLimit() {
+    return task.selfSpillBytes() / sharers();
   }
 
   @Override
@@ -207,6 +216,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         return 0;
       }
       runs.add(run);
+      spilled(run);
       if (!cleanerRegistered) {
         CLEANER.register(this, runs);
         cleanerRegistered = true;
@@ -229,7 +239,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     return count;
   }
 
-  /** Empties the bag and deletes its runs. Iterators open on it then read undefined results. */
+  /**
+   * Empties the bag and deletes its runs (each once the iterators still reading it are done).
+   * Iterators open on it then read undefined results.
+   */
   @Override
   public void clear() {
     List<Run> dropped;
@@ -244,7 +257,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       dropped = runs.takeAll();
       cleared();
     }
-    SpillRuns.deleteAll(dropped);
+    SpillRuns.releaseAll(dropped);
   }
 
   final Object lock() {
@@ -262,6 +275,11 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   /** Changes since creation: adds, spills and clears. Under the lock. */
   final long modifications() {
     return modifications;
+  }
+
+  /** Memory, whatever its collection; under the lock. */
+  final Collection<Tuple> memory() {
+    return mContents;
   }
 
   /** Memory as a list: the default bag's always, the others' once reading began. */
@@ -292,34 +310,12 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     return task;
   }
 
-  /**
-   * Java serialization (Pig serializes plans holding constant bags) writes the spilled tuples too:
-   * Pig's superclass writes the memory, this class every run, read back into memory.
-   */
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
-    List<Run> spilled = runs.snapshot();
-    long total = 0;
-    for (Run run : spilled) {
-      total += run.tuples();
-    }
-    out.writeLong(total);
-    for (Run run : spilled) {
-      RunReader reader = run.open(task);
-      for (Tuple tuple = reader.next(); tuple != null; tuple = reader.next()) {
-        SEDES.writeDatum(out, tuple, DataType.TUPLE);
-      }
-    }
+  /** Java serialization writes the bag's {@link SerializedBag} instead. */
+  final Object writeReplace() {
+    return serializedForm();
   }
 
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    init(TaskSponges.shared().current());
-    long total = in.readLong();
-    List<Tuple> spilled = new ArrayList<>();
-    for (long i = 0; i < total; i++) {
-      spilled.add((Tuple) SEDES.readDatum(in));
-    }
-    restoreSpilled(spilled);
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("A SpongeBag is serialized as a SerializedBag");
   }
 }

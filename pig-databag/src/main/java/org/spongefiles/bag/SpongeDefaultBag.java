@@ -44,14 +44,22 @@ public final class SpongeDefaultBag extends SpongeBag {
   }
 
   @Override
-  void restoreSpilled(List<Tuple> spilled) {
-    List<Tuple> all = new ArrayList<>(spilled);
-    all.addAll(mContents);
-    mContents = all;
+  void cleared() {}
+
+  /**
+   * Pig's GROUP gives its internal bag all of the bag memory ({@code POPackage} passes its number
+   * of inputs). A COGROUP of n inputs gives each of its bags a 1/n share; the factory is not told
+   * which operator asks for a bag, so each of ours gets the whole share.
+   */
+  @Override
+  int sharers() {
+    return 1;
   }
 
   @Override
-  void cleared() {}
+  SerializedBag serializedForm() {
+    return new SerializedBag(this, SerializedBag.Kind.DEFAULT, null);
+  }
 
   @Override
   public Iterator<Tuple> iterator() {

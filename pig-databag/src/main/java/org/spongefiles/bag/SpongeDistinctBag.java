@@ -65,11 +65,8 @@ public final class SpongeDistinctBag extends OrderedBag {
   }
 
   @Override
-  void restoreSpilled(List<Tuple> spilled) {
-    Set<Tuple> all = new HashSet<>(mContents);
-    all.addAll(spilled);
-    mContents = all;
-    mSize = all.size();
+  SerializedBag serializedForm() {
+    return new SerializedBag(this, SerializedBag.Kind.DISTINCT, null);
   }
 
   @Override

@@ -2,7 +2,6 @@ package org.spongefiles.bag;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import org.apache.pig.data.Tuple;
 
 /**
@@ -49,7 +48,7 @@ public final class SpongeSortedBag extends OrderedBag {
   }
 
   @Override
-  void restoreSpilled(List<Tuple> spilled) {
-    memoryList().addAll(spilled);
+  SerializedBag serializedForm() {
+    return new SerializedBag(this, SerializedBag.Kind.SORTED, comparator);
   }
 }

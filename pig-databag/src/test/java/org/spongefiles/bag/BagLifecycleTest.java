@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce;
 import org.apache.pig.data.DataBag;
+import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.config.ConfigException;
 
@@ -50,6 +52,59 @@ class BagLifecycleTest {
               });
       assertThat(BagAssert.contents(kept)).hasSize(500);
     }
+  }
+
+  /**
+   * clear() (or a merge) lets go of runs that iterators are still reading: each is deleted when its
+   * last reader is done, or garbage when Pig dropped it half-way.
+   */
+  @Test
+  void aRunStillBeingReadIsDeletedOnceItsLastReaderIsDoneOrCollected() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      DataBag bag = spilledBag(fixture, 2_000);
+      Iterator<Tuple> reading = bag.iterator();
+      reading.next();
+      readOneTupleAndDrop(bag);
+      bag.clear();
+      assertThat(fixture.task().liveFiles()).as("still being read").isEqualTo(1);
+
+      int rest = 0;
+      while (reading.hasNext()) {
+        reading.next();
+        rest++;
+      }
+      assertThat(rest).isEqualTo(1_999);
+      awaitNoLiveFiles(fixture);
+    }
+  }
+
+  /** The same for the run that memory became while a sorted bag's reader was in it. */
+  @Test
+  void memorySpilledUnderADroppedSortedReaderIsDeletedOnceTheReaderIsCollected() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      DataBag bag = fixture.factory.newSortedBag(null);
+      new RandomTuples(33, 100).list(2_000).forEach(bag::add);
+      readOneTupleAndDrop(bag);
+      assertThat(bag.spill()).isEqualTo(2_000);
+      bag.clear();
+
+      awaitNoLiveFiles(fixture);
+      assertThat(BagAssert.contents(bag)).isEmpty();
+    }
+  }
+
+  private static void readOneTupleAndDrop(DataBag bag) {
+    assertThat((Object) bag.iterator().next()).isNotNull();
+  }
+
+  private static void awaitNoLiveFiles(BagFixture fixture) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              System.gc();
+              return fixture.task().liveFiles() == 0;
+            });
   }
 
   @Test

@@ -1,7 +1,10 @@
 package org.spongefiles.bag;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.Tuple;
@@ -67,5 +70,39 @@ class CountersTest {
       assertThat(context.value("BAG_SPILLS")).isEqualTo(2);
       assertThat(context.value("BAG_SPILLED_TUPLES")).isEqualTo(1_001);
     }
+  }
+
+  /**
+   * Pig often stops reading a bag early (IsEmpty, a nested LIMIT). The reads of such an iterator
+   * are counted, and its buffers returned, once it is garbage.
+   */
+  @Test
+  void readsOfAnAbandonedIteratorAreCountedOnceItIsCollected() throws Exception {
+    CountersContext context = new CountersContext();
+    PigStatusReporter.getInstance().setContext(context);
+    try (BagFixture fixture = new BagFixture()) {
+      DataBag bag = fixture.factory.newDefaultBag();
+      new RandomTuples(54, 1000).list(5_000).forEach(bag::add);
+      assertThat(bag.spill()).isEqualTo(5_000);
+      assertThat(((SpongeBag) bag).spilledBytes()).isGreaterThan(256L << 10);
+      readOneTuple(bag);
+      assertThat(fixture.stats().bytesRead(TierKind.POOL)).as("not reported yet").isZero();
+
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> {
+                System.gc();
+                return context.value("POOL_BYTES_READ") > 0;
+              });
+      assertThat(context.value("POOL_BYTES_READ"))
+          .isEqualTo(fixture.stats().bytesRead(TierKind.POOL))
+          .isEqualTo(64L << 10);
+    }
+  }
+
+  private static void readOneTuple(DataBag bag) {
+    Iterator<Tuple> abandoned = bag.iterator();
+    assertThat((Object) abandoned.next()).isNotNull();
   }
 }

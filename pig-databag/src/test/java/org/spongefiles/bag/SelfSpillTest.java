@@ -6,6 +6,7 @@ import static org.spongefiles.bag.BagAssert.contents;
 import static org.spongefiles.bag.BagAssert.sorted;
 
 import java.util.List;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.Tuple;
@@ -20,26 +21,41 @@ class SelfSpillTest {
     return conf;
   }
 
+  /**
+   * As Pig's internal bags share pig.cachedbag.memusage: a group's bag (POPackage, one input) all
+   * of it, a nested ORDER's or DISTINCT's bag a third (POSort and PODistinct pass 3).
+   */
   @Test
   void aBagPastItsShareOfTheHeapSpillsItself() throws Exception {
     try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
-      long limit = fixture.task().selfSpillBytes();
-      assertThat(limit).isEqualTo((long) (0.001 * Runtime.getRuntime().maxMemory()));
+      long share = fixture.task().selfSpillBytes();
+      assertThat(share).isEqualTo((long) (0.001 * Runtime.getRuntime().maxMemory()));
       List<Tuple> input = new RandomTuples(81, 1000).list(30_000);
       SpongeBag plain = (SpongeBag) fixture.factory.newDefaultBag();
       SpongeBag ordered = (SpongeBag) fixture.factory.newSortedBag(null);
+      SpongeBag distinct = (SpongeBag) fixture.factory.newDistinctBag();
+      assertThat(plain.selfSpillLimit()).isEqualTo(share);
+      assertThat(ordered.selfSpillLimit()).isEqualTo(share / 3);
+      assertThat(distinct.selfSpillLimit()).isEqualTo(share / 3);
+      long plainPeak = 0;
       for (Tuple tuple : input) {
         plain.add(tuple);
         ordered.add(tuple);
-        assertThat(plain.getMemorySize()).isLessThanOrEqualTo(limit + 4_096);
+        distinct.add(tuple);
+        plainPeak = Math.max(plainPeak, plain.getMemorySize());
+        assertThat(ordered.getMemorySize()).isLessThanOrEqualTo(share / 3 + 16_384);
+        assertThat(distinct.getMemorySize()).isLessThanOrEqualTo(share / 3 + 16_384);
       }
 
+      assertThat(plainPeak).isBetween(share / 2, share + 16_384);
       assertThat(plain.runCount()).isGreaterThan(3);
+      assertThat(ordered.runCount()).isGreaterThan(2 * plain.runCount());
       assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS))
           .isEqualTo(fixture.task().count(BagCounter.BAG_SPILLS))
-          .isEqualTo(plain.runCount() + ordered.runCount());
+          .isEqualTo(plain.runCount() + ordered.runCount() + distinct.runCount());
       assertSameSequence(contents(plain), input);
       assertSameSequence(contents(ordered), sorted(input));
+      assertThat(distinct.size()).isEqualTo(distinctCount(input));
     }
   }
 
@@ -66,5 +82,11 @@ class SelfSpillTest {
       assertThat(failures).isBetween(1L, 12L);
       assertSameSequence(contents(bag), input);
     }
+  }
+
+  private static int distinctCount(List<Tuple> tuples) {
+    TreeSet<Tuple> unique = new TreeSet<>(TupleOrder.NATURAL);
+    unique.addAll(tuples);
+    return unique.size();
   }
 }

@@ -9,8 +9,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pig.data.DataBag;
+import org.apache.pig.data.DataByteArray;
 import org.apache.pig.data.Tuple;
+import org.apache.pig.data.TupleFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,6 +55,56 @@ class SerializationTest {
           BagAssert.assertSameMultiset(contents(copy), before);
         }
       }
+    }
+  }
+
+  /**
+   * Bytes that, while Java serialization writes them, make Pig's memory manager (another thread)
+   * spill the bag they are in: a spill landing in the middle of serializing that bag.
+   */
+  static final class SpillingBytes extends DataByteArray {
+    private static final long serialVersionUID = 1L;
+    private final transient DataBag bag;
+    private final transient AtomicLong spilled;
+
+    SpillingBytes(DataBag bag, AtomicLong spilled) {
+      super(new byte[] {1, 2, 3});
+      this.bag = bag;
+      this.spilled = spilled;
+    }
+
+    private void writeObject(ObjectOutputStream out) throws java.io.IOException {
+      if (bag != null) {
+        Thread memoryManager = new Thread(() -> spilled.addAndGet(bag.spill()));
+        memoryManager.start();
+        try {
+          memoryManager.join(30_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      out.defaultWriteObject();
+    }
+  }
+
+  @Test
+  void aSpillWhileTheBagIsBeingSerializedWritesEveryTupleOnce() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      List<Tuple> input = new RandomTuples(72, 300).list(3_000);
+      DataBag bag = fixture.factory.newDefaultBag();
+      DefaultBagTest.feed(input.subList(0, 2_000), 1, bag);
+      AtomicLong spilled = new AtomicLong();
+      Tuple trigger = TupleFactory.getInstance().newTuple(new SpillingBytes(bag, spilled));
+      input.subList(2_000, 3_000).forEach(bag::add);
+      bag.add(trigger);
+      input.add(trigger);
+
+      DataBag copy = roundTrip(bag);
+
+      assertThat(spilled.get()).as("tuples spilled during serialization").isEqualTo(2_001);
+      assertSameSequence(contents(copy), input);
+      assertSameSequence(contents(bag), input);
+      assertThat(fixture.task().liveFiles()).isEqualTo(((SpongeBag) bag).runCount());
     }
   }
 }

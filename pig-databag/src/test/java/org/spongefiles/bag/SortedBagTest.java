@@ -111,7 +111,7 @@ class SortedBagTest {
   }
 
   @Test
-  void tuplesAddedAfterReadingAreSortedInByTheNextIterator() throws Exception {
+  void tuplesAddedAfterReadingFailTheOpenReaderAndAreSortedInByTheNextIterator() throws Exception {
     try (BagFixture fixture = new BagFixture()) {
       List<Tuple> input = new RandomTuples(14, 500).list(3_000);
       DataBag ours = fixture.factory.newSortedBag(null);
@@ -122,15 +122,16 @@ class SortedBagTest {
       }
       input.subList(2_000, 3_000).forEach(ours::add);
 
-      assertSameSequence(contents(ours), sorted(input));
       assertThatThrownBy(
               () -> {
                 while (early.hasNext()) {
                   early.next();
                 }
               })
+          .as("the open reader fails at once rather than return the unsorted additions")
           .isInstanceOf(ConcurrentModificationException.class)
           .hasMessageContaining("sorted bag");
+      assertSameSequence(contents(ours), sorted(input));
     }
   }
 }

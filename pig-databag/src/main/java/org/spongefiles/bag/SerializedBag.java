@@ -1,0 +1,114 @@
+package org.spongefiles.bag;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import org.apache.pig.data.DataType;
+import org.apache.pig.data.InterSedes;
+import org.apache.pig.data.InterSedesFactory;
+import org.apache.pig.data.Tuple;
+
+/**
+ * What Java serialization writes for a bag (Pig serializes plans holding constant bags): its kind,
+ * its comparator and every tuple, spilled or not; reading it back makes a bag of that kind in the
+ * reading thread's task, with the tuples in memory (it spills again if they exceed its limit).
+ *
+ * <p>The bag's memory and runs are taken under its lock at one moment, so a spill from Pig's memory
+ * manager meanwhile neither writes tuples twice nor fails the write; the runs are held until they
+ * are written, and the bag is not locked while its tuples are. Layout: the kind and comparator, the
+ * number of spilled tuples, those tuples in Pig's binary format (run after run, in spill order),
+ * then the memory tuples as a Java list (as Pig's own bags serialize theirs).
+ */
+final class SerializedBag implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
+
+  /** The bag classes, each made again from its tuples. */
+  enum Kind {
+    DEFAULT {
+      @Override
+      SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples) {
+        return new SpongeDefaultBag(task, tuples);
+      }
+    },
+    SORTED {
+      @Override
+      SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples) {
+        SpongeBag bag = new SpongeSortedBag(task, order);
+        bag.addAll(tuples);
+        return bag;
+      }
+    },
+    DISTINCT {
+      @Override
+      SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples) {
+        return new SpongeDistinctBag(task, new HashSet<>(tuples));
+      }
+    };
+
+    abstract SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples);
+  }
+
+  private final Kind kind;
+  private final Comparator<Tuple> order;
+  private final transient SpongeBag bag;
+  private transient List<Tuple> tuples;
+
+  /** The serialized form of {@code bag}; {@code order} is a sorted bag's comparator, else null. */
+  SerializedBag(SpongeBag bag, Kind kind, Comparator<Tuple> order) {
+    this.bag = bag;
+    this.kind = kind;
+    this.order = order;
+  }
+
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    List<Tuple> memory;
+    List<Run> spilled;
+    synchronized (bag.lock()) {
+      memory = new ArrayList<>(bag.memory());
+      spilled = bag.runs().retainAll();
+    }
+    try {
+      out.defaultWriteObject();
+      long total = 0;
+      for (Run run : spilled) {
+        total += run.tuples();
+      }
+      out.writeLong(total);
+      for (Run run : spilled) {
+        RunReader reader = run.open(bag.task());
+        try {
+          for (Tuple tuple = reader.next(); tuple != null; tuple = reader.next()) {
+            SEDES.writeDatum(out, tuple, DataType.TUPLE);
+          }
+        } finally {
+          reader.close();
+        }
+      }
+      out.writeObject(memory);
+    } finally {
+      SpillRuns.releaseAll(spilled);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    long spilled = in.readLong();
+    List<Tuple> all = new ArrayList<>();
+    for (long i = 0; i < spilled; i++) {
+      all.add((Tuple) SEDES.readDatum(in));
+    }
+    all.addAll((List<Tuple>) in.readObject());
+    this.tuples = all;
+  }
+
+  private Object readResolve() {
+    return kind.restore(TaskSponges.shared().current(), order, tuples);
+  }
+}
