@@ -58,6 +58,8 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
   private long valueBytes;
   private long peakHeap;
   private long spills;
+  private long failedSpills;
+  private int failuresInARow;
   private int modCount;
   private boolean closed;
 
@@ -193,6 +195,7 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
         overflow.bytesWritten(),
         overflow.filesWritten(),
         spills,
+        failedSpills,
         layout());
   }
 
@@ -211,6 +214,7 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     store.clear();
     modCount++;
     nextSpillAt = settings.budget;
+    failuresInARow = 0;
   }
 
   /** Drops the table's memory and deletes its overflow files. Idempotent. */
@@ -267,8 +271,15 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
         return;
       }
     }
-    long freed = store.spill(Math.max(heap - settings.budget * 3 / 4, settings.budget / 4));
+    long freed;
+    try {
+      freed = store.spill(Math.max(heap - settings.budget * 3 / 4, settings.budget / 4));
+    } catch (IOException | UncheckedIOException e) {
+      spillFailed(heap, e);
+      return;
+    }
     spills++;
+    failuresInARow = 0;
     long after = store.heapBytes();
     if (after > settings.budget) {
       // What is left is index and in-flight pages: wait for real growth before trying again.
@@ -283,6 +294,26 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     } else {
       nextSpillAt = settings.budget;
     }
+  }
+
+  /**
+   * The store kept every byte it tried to move. Try again only after growth of a quarter budget,
+   * doubled after each failure in a row: a full or failing tier is not retried on every put, and
+   * one that recovers (chunks freed by other tasks) is used again.
+   */
+  private void spillFailed(long heap, Exception failure) {
+    failedSpills++;
+    long growth = (settings.budget / 4) << Math.min(failuresInARow, 16);
+    failuresInARow++;
+    nextSpillAt = heap + growth;
+    LOG.warn(
+        "{}: could not move value bytes to SpongeFiles; keeping them on the heap ({} bytes held,"
+            + " failure {} in a row) and trying again past {} bytes",
+        name,
+        heap,
+        failuresInARow,
+        nextSpillAt,
+        failure);
   }
 
   private void checkOpen() {
@@ -339,7 +370,8 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
           }
           codec.deserialize(view, reused, key());
         } catch (IOException e) {
-          throw new UncheckedIOException("cannot read a value of key " + key() + " back", e);
+          throw new UncheckedIOException(
+              "cannot read a value of key " + key() + " back: " + e.getMessage(), e);
         }
         remaining--;
         return reused;

@@ -13,6 +13,7 @@ public final class LeakyStats {
   private final long overflowBytes;
   private final long overflowFiles;
   private final long spills;
+  private final long failedSpills;
   private final Layout layout;
 
   LeakyStats(
@@ -24,6 +25,7 @@ public final class LeakyStats {
       long overflowBytes,
       long overflowFiles,
       long spills,
+      long failedSpills,
       Layout layout) {
     this.keys = keys;
     this.values = values;
@@ -33,6 +35,7 @@ public final class LeakyStats {
     this.overflowBytes = overflowBytes;
     this.overflowFiles = overflowFiles;
     this.spills = spills;
+    this.failedSpills = failedSpills;
     this.layout = layout;
   }
 
@@ -76,6 +79,14 @@ public final class LeakyStats {
     return spills;
   }
 
+  /**
+   * Times moving bytes out failed (every tier full or failing): the bytes stayed on the heap, and
+   * the table waited for more growth before trying again.
+   */
+  public long failedSpills() {
+    return failedSpills;
+  }
+
   /** The layout in use (AUTO while undecided). */
   public Layout layout() {
     return layout;
@@ -91,6 +102,7 @@ public final class LeakyStats {
     counters.put("OVERFLOW_BYTES", overflowBytes);
     counters.put("OVERFLOW_FILES", overflowFiles);
     counters.put("SPILLS", spills);
+    counters.put("FAILED_SPILLS", failedSpills);
     counters.put("LAYOUT_PER_KEY", layout == Layout.PER_KEY ? 1L : 0L);
     return counters;
   }
@@ -99,7 +111,7 @@ public final class LeakyStats {
   public String toString() {
     return String.format(
         "%,d keys, %,d values (%,d bytes), heap %,d (peak %,d), overflow %,d bytes in %,d files"
-            + " after %,d spills, layout %s",
+            + " after %,d spills (%,d failed), layout %s",
         keys,
         values,
         valueBytes,
@@ -108,6 +120,7 @@ public final class LeakyStats {
         overflowBytes,
         overflowFiles,
         spills,
+        failedSpills,
         layout);
   }
 }

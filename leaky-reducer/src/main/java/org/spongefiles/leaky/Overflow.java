@@ -42,7 +42,10 @@ final class Overflow implements Closeable {
     this.name = name;
   }
 
-  /** Starts a new overflow file; the caller writes it through the returned writer, then closes. */
+  /**
+   * Starts a new overflow file; the caller writes it through the returned writer, commits, then
+   * closes. One writer at a time.
+   */
   Writer begin() throws IOException {
     if (closed) {
       throw new IllegalStateException("overflow of " + name + " is closed");
@@ -56,7 +59,6 @@ final class Overflow implements Closeable {
     SpongeFile file = task.create(name + "-" + files.size());
     files.add(file);
     readers.add(null);
-    filesWritten++;
     return new Writer(files.size() - 1, file.output());
   }
 
@@ -70,6 +72,14 @@ final class Overflow implements Closeable {
       readers.set(index, reader);
     }
     reader.read(offset, dst, off, len);
+  }
+
+  /** Where {@code location} is, for messages: the file and the offset in it. */
+  String describe(long location) {
+    int index = (int) (location >>> OFFSET_BITS);
+    long offset = location & OFFSET_MASK;
+    String file = index < files.size() ? files.get(index).toString() : "file " + name + "-" + index;
+    return "overflow " + file + " at offset " + offset;
   }
 
   /** Bytes written to SpongeFiles so far, including files deleted by {@link #clear()}. */
@@ -122,11 +132,25 @@ final class Overflow implements Closeable {
     }
   }
 
-  /** Appends bytes to one overflow file and tells where each run of bytes landed. */
+  /** Forgets the file being written (the last one) and deletes it with whatever it stored. */
+  private void discard(int index) throws IOException {
+    SpongeFile file = files.get(index);
+    files.remove(index);
+    readers.remove(index);
+    file.delete();
+  }
+
+  /**
+   * Appends bytes to one overflow file and tells where each run of bytes landed. The locations are
+   * valid only once {@link #commit()} returned: a chunk written behind may fail after its write
+   * call returned, and the failure surfaces when the file is finished.
+   */
   final class Writer implements Closeable {
     private final int index;
     private final OutputStream out;
     private long offset;
+    private boolean committed;
+    private boolean closed;
 
     private Writer(int index, OutputStream out) {
       this.index = index;
@@ -138,16 +162,30 @@ final class Overflow implements Closeable {
       long location = ((long) index << OFFSET_BITS) | offset;
       out.write(b, off, len);
       offset += len;
-      bytesWritten += len;
       if (offset > OFFSET_MASK) {
         throw new IOException("overflow file " + index + " of " + name + " passed 1 TiB");
       }
       return location;
     }
 
+    /** Finishes the file; throws when any of its bytes could not be stored. */
+    void commit() throws IOException {
+      out.close();
+      committed = true;
+      bytesWritten += offset;
+      filesWritten++;
+    }
+
+    /** Without a commit (a write or the commit failed), deletes the file: nothing refers to it. */
     @Override
     public void close() throws IOException {
-      out.close();
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (!committed) {
+        discard(index);
+      }
     }
   }
 }

@@ -59,6 +59,9 @@ final class PagedLog {
     int headerLength = (int) Math.min(Varint.MAX_BYTES, end - address);
     copy(address, header, 0, headerLength);
     long decoded = Varint.read(header, 0, headerLength);
+    if (decoded < 0 || address + (decoded & 0xFF) + (decoded >>> 8) > end) {
+      throw corrupt(address, decoded);
+    }
     int length = (int) (decoded >>> 8);
     if (scratch.length < length) {
       scratch = new byte[Math.max(length, scratch.length * 2)];
@@ -67,28 +70,57 @@ final class PagedLog {
     view.set(scratch, 0, length);
   }
 
+  /** A length prefix that cannot be right, named by its address and where its page is. */
+  private IOException corrupt(long address, long decoded) {
+    int page = (int) (address / pageSize);
+    String where =
+        pages.get(page) != null
+            ? "page " + page + " on the heap"
+            : "page " + page + ", moved to " + overflow.describe(movedTo.getLong(page));
+    String what =
+        decoded < 0
+            ? "corrupt value length"
+            : "value length " + (decoded >>> 8) + " past the end of the log (" + end + " bytes)";
+    return new IOException(
+        what
+            + " at log address "
+            + address
+            + " (offset "
+            + address % pageSize
+            + " of "
+            + where
+            + ")");
+  }
+
   /** Heap bytes of the pages still in memory. */
   long residentBytes() {
     return residentPages * pageSize;
   }
 
-  /** Moves full pages, oldest first, to one overflow file until {@code bytes} are freed. */
+  /**
+   * Moves full pages, oldest first, to one overflow file until {@code bytes} are freed. The pages
+   * are dropped only once the file is committed: when it fails they stay on the heap, readable.
+   */
   long spill(long bytes) throws IOException {
     int lastFull = (int) (end / pageSize) - 1;
-    if (firstResident > lastFull) {
+    int count = (int) Math.min(lastFull - firstResident + 1L, (bytes + pageSize - 1) / pageSize);
+    if (count <= 0) {
       return 0;
     }
-    long freed = 0;
+    long[] locations = new long[count];
     try (Overflow.Writer writer = overflow.begin()) {
-      while (freed < bytes && firstResident <= lastFull) {
-        movedTo.set(firstResident, writer.write(pages.get(firstResident), 0, pageSize));
-        pages.set(firstResident, null);
-        firstResident++;
-        residentPages--;
-        freed += pageSize;
+      for (int i = 0; i < count; i++) {
+        locations[i] = writer.write(pages.get(firstResident + i), 0, pageSize);
       }
+      writer.commit();
     }
-    return freed;
+    for (long location : locations) {
+      movedTo.set(firstResident, location);
+      pages.set(firstResident, null);
+      firstResident++;
+      residentPages--;
+    }
+    return (long) count * pageSize;
   }
 
   /** Empties the log; the overflow's files are the caller's to clear. */

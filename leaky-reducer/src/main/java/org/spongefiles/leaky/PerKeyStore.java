@@ -89,7 +89,10 @@ final class PerKeyStore implements ValueStore {
     return heapBytes;
   }
 
-  /** Moves the largest arrays, biggest first, into one overflow file until enough is freed. */
+  /**
+   * Moves the largest arrays, biggest first, into one overflow file until enough is freed. The
+   * arrays are dropped only once the file is committed: when it fails they stay on the heap.
+   */
   @Override
   public long spill(long bytes) throws IOException {
     int[] slots = new int[arrays.size()];
@@ -104,28 +107,38 @@ final class PerKeyStore implements ValueStore {
     }
     IntArrays.quickSort(
         slots, 0, candidates, (a, b) -> Integer.compare(used.getInt(b), used.getInt(a)));
-    long freed = 0;
+    int chosen = 0;
+    long[] locations = new long[candidates];
     try (Overflow.Writer writer = overflow.begin()) {
-      for (int i = 0; i < candidates && freed < bytes; i++) {
-        int slot = slots[i];
-        byte[] array = arrays.get(slot);
-        int length = used.getInt(slot);
-        long location = writer.write(array, 0, length);
-        LongArrayList moved = extents.get(slot);
-        if (moved == null) {
-          moved = new LongArrayList(2);
-          extents.set(slot, moved);
-          heapBytes += ARRAY_OVERHEAD + 16;
-        }
-        moved.add(location);
-        moved.add(length);
-        arrays.set(slot, null);
-        used.set(slot, 0);
-        heapBytes -= array.length + ARRAY_OVERHEAD;
-        freed += array.length;
+      for (long freeing = 0; chosen < candidates && freeing < bytes; chosen++) {
+        byte[] array = arrays.get(slots[chosen]);
+        locations[chosen] = writer.write(array, 0, used.getInt(slots[chosen]));
+        freeing += array.length;
       }
+      writer.commit();
+    }
+    long freed = 0;
+    for (int i = 0; i < chosen; i++) {
+      freed += moved(slots[i], locations[i]);
     }
     return freed;
+  }
+
+  /** Records that the values of {@code slot} in memory are now at {@code location}; frees them. */
+  private long moved(int slot, long location) {
+    LongArrayList moved = extents.get(slot);
+    if (moved == null) {
+      moved = new LongArrayList(2);
+      extents.set(slot, moved);
+      heapBytes += ARRAY_OVERHEAD + 16;
+    }
+    moved.add(location);
+    moved.add(used.getInt(slot));
+    byte[] array = arrays.get(slot);
+    arrays.set(slot, null);
+    used.set(slot, 0);
+    heapBytes -= array.length + ARRAY_OVERHEAD;
+    return array.length;
   }
 
   @Override
@@ -182,6 +195,9 @@ final class PerKeyStore implements ValueStore {
         return false;
       }
       long decoded = Varint.read(array, inMemoryAt, end - inMemoryAt);
+      if (decoded < 0 || (decoded & 0xFF) + (decoded >>> 8) > end - inMemoryAt) {
+        throw corrupt(decoded, inMemoryAt, end, "the key's array on the heap");
+      }
       int length = (int) (decoded >>> 8);
       int start = inMemoryAt + (int) (decoded & 0xFF);
       view.set(array, start, length);
@@ -189,10 +205,24 @@ final class PerKeyStore implements ValueStore {
       return true;
     }
 
+    /** A length prefix that cannot be right, named by its offset and where its bytes are. */
+    private IOException corrupt(long decoded, long offset, long size, String where) {
+      String what =
+          decoded < 0
+              ? "corrupt value length"
+              : "value length " + (decoded >>> 8) + " past the end of the values";
+      return new IOException(
+          what + " at offset " + offset + " of " + where + " (" + size + " bytes)");
+    }
+
     private void readMoved(long location, long extentLength, ByteView view) throws IOException {
       int headerLength = (int) Math.min(Varint.MAX_BYTES, extentLength - extentAt);
       overflow.read(location + extentAt, lengthBytes, 0, headerLength);
       long decoded = Varint.read(lengthBytes, 0, headerLength);
+      if (decoded < 0 || (decoded & 0xFF) + (decoded >>> 8) > extentLength - extentAt) {
+        throw corrupt(
+            decoded, extentAt, extentLength, "an extent moved to " + overflow.describe(location));
+      }
       int length = (int) (decoded >>> 8);
       if (scratch.length < length) {
         scratch = new byte[Math.max(length, scratch.length * 2)];
