@@ -22,7 +22,8 @@ import org.spongefiles.core.SpongeTask;
  * manager. Opening checks everything a spill will need (every sponge.* key, Hadoop's shuffle memory
  * keys, the pool, the spill key of encrypted intermediate data), so an unusable setup fails at the
  * start of the task and not at its first spill. Closing publishes the counters and deletes whatever
- * SpongeFiles are left.
+ * SpongeFiles are left; a session Hadoop does not close (its reducer failed) is closed by {@link
+ * OpenSessions} once its attempt is over.
  */
 final class MergerSession implements Closeable {
   private final ShuffleConsumerPlugin.Context<?, ?> context;
@@ -31,7 +32,7 @@ final class MergerSession implements Closeable {
   private final ReadBudget budget;
   private final CounterPublisher counters;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private SpongeMergeManager<?, ?> manager;
+  private volatile SpongeMergeManager<?, ?> manager;
 
   private MergerSession(
       ShuffleConsumerPlugin.Context<?, ?> context,
@@ -46,7 +47,7 @@ final class MergerSession implements Closeable {
   }
 
   /**
-   * Opens SpongeFiles for the reduce attempt of {@code context}.
+   * Opens SpongeFiles for the reduce attempt of {@code context}, run by the calling thread.
    *
    * @throws IOException or {@link org.spongefiles.core.config.ConfigException} naming the key whose
    *     value makes SpongeFiles unusable
@@ -60,7 +61,9 @@ final class MergerSession implements Closeable {
       int block = SpongeOptions.CHECKSUM_BLOCK_SIZE.get(conf).intValue();
       ReadBudget budget =
           ReadBudget.from(conf, task.chunkSize(), block, context.getCodec() != null);
-      return new MergerSession(context, task, memory, budget);
+      MergerSession session = new MergerSession(context, task, memory, budget);
+      OpenSessions.shared().add(session, Thread.currentThread());
+      return session;
     } catch (RuntimeException e) {
       task.close();
       throw e;
@@ -145,12 +148,16 @@ final class MergerSession implements Closeable {
     counters.publish();
   }
 
-  /** Publishes the counters and deletes every SpongeFile left. Idempotent. */
+  /**
+   * Stops the in-memory merges, publishes the counters and deletes every SpongeFile left, once,
+   * whichever thread calls it first.
+   */
   @Override
   public void close() throws IOException {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    OpenSessions.shared().remove(this);
     try {
       if (manager != null) {
         manager.release();
@@ -159,5 +166,10 @@ final class MergerSession implements Closeable {
       counters.publish();
       task.close();
     }
+  }
+
+  @Override
+  public String toString() {
+    return "SpongeFiles merger session of " + context.getReduceId();
   }
 }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * (or {@link SpongeMergerSetup#enable}). Fetching is Hadoop's own; only the merge manager differs.
  * When SpongeFiles are unusable at the task's start the task fails, naming the key, unless {@code
- * sponge.merger.fallback=true}, which runs Hadoop's merger instead with a warning.
+ * sponge.merger.fallback=true}, which runs Hadoop's merger instead with a warning. A failed attempt
+ * releases its SpongeFiles, pool chunks and threads whether its shuffle or its reducer failed.
  */
 public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffle.class);
@@ -28,9 +29,16 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   @SuppressWarnings("rawtypes")
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
     boolean fallback = MergerOptions.FALLBACK.get(context.getJobConf());
+    MergerSession opened = null;
     try {
-      session = MergerSession.open(context);
+      opened = MergerSession.open(context);
+      MergeManager<K, V> manager = opened.manager(this);
+      session = opened;
+      return manager;
     } catch (IOException | RuntimeException e) {
+      if (opened != null) {
+        closeQuietly(opened, e);
+      }
       if (!fallback) {
         throw new SpongeMergerException(
             "SpongeFiles merger cannot start for "
@@ -52,17 +60,25 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
           .incrCounter(MergerCounter.GROUP, MergerCounter.FALLBACK_TO_HADOOP_MERGER.name(), 1);
       return super.createMergeManager(context);
     }
-    return session.manager(this);
   }
 
+  /**
+   * Runs the shuffle and the merge. When they fail, the task fails without calling {@link
+   * #close()}, so the SpongeFiles of the attempt are released here.
+   */
   @Override
   public RawKeyValueIterator run() throws IOException, InterruptedException {
     try {
-      return super.run();
-    } finally {
+      RawKeyValueIterator merged = super.run();
       if (session != null) {
         session.publishCounters();
       }
+      return merged;
+    } catch (Throwable failure) {
+      if (session != null) {
+        closeQuietly(session, failure);
+      }
+      throw failure;
     }
   }
 
@@ -79,6 +95,15 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
           LOG.warn("Could not release the SpongeFiles of the merge: {}", e.toString());
         }
       }
+    }
+  }
+
+  /** Closes {@code failed}, recording a failure to close it in {@code cause}. */
+  private static void closeQuietly(MergerSession failed, Throwable cause) {
+    try {
+      failed.close();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
     }
   }
 }

@@ -14,7 +14,11 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.spongefiles.core.testing.SpongeTestConf;
 import org.spongefiles.core.testing.TestDirs;
 
@@ -37,16 +41,29 @@ final class LocalJobs implements AutoCloseable {
 
   /** What one run produced. */
   static final class Run {
+    final JobID jobId;
+
+    /** The configuration the job was built from: its pool and disk-tier directories. */
+    final Configuration conf;
+
     final boolean succeeded;
     final Counters counters;
     final byte[] output;
     final Set<String> reduceSpillFiles;
 
-    Run(boolean succeeded, Counters counters, byte[] output, Set<String> reduceSpillFiles) {
+    Run(Job job, Configuration conf, boolean succeeded, byte[] output, Set<String> reduceSpillFiles)
+        throws IOException {
+      this.jobId = job.getJobID();
+      this.conf = conf;
       this.succeeded = succeeded;
-      this.counters = counters;
+      this.counters = job.getCounters();
       this.output = output;
       this.reduceSpillFiles = reduceSpillFiles;
+    }
+
+    /** The id of the first attempt of reduce task {@code partition}. */
+    String reduceAttempt(int partition) {
+      return new TaskAttemptID(new TaskID(jobId, TaskType.REDUCE, partition), 0).toString();
     }
 
     long task(TaskCounter counter) {
@@ -118,7 +135,7 @@ final class LocalJobs implements AutoCloseable {
     } finally {
       probe.close();
     }
-    return new Run(succeeded, job.getCounters(), readOutput(output), probe.seen());
+    return new Run(job, conf, succeeded, readOutput(output), probe.seen());
   }
 
   /** The reducers' output files, in partition order, concatenated. */

@@ -18,6 +18,7 @@ import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.IFile;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MROutputFiles;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
@@ -74,7 +75,7 @@ final class ShuffleHarness {
         new Progress(),
         new Progress(),
         null,
-        null,
+        new MROutputFiles(),
         null);
   }
 

@@ -3,12 +3,18 @@ package org.spongefiles.merger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,6 +99,52 @@ class StartupTest {
         .isInstanceOf(SpongeMergerException.class)
         .hasMessageContaining("mapreduce.job.encrypted-intermediate-data=true")
         .hasMessageContaining("no intermediate-data key");
+  }
+
+  @Test
+  void aMergeManagerThatCannotBeBuiltFailsTheTaskAndClosesTheSession() {
+    harness.conf.set(MRJobConfig.COMBINE_CLASS_ATTR, String.class.getName());
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .isInstanceOf(SpongeMergerException.class)
+        .hasMessageContaining(ShuffleHarness.REDUCE.toString())
+        .hasMessageContaining("class java.lang.String not org.apache.hadoop.mapreduce.Reducer")
+        .hasMessageContaining("sponge.merger.fallback=true");
+    assertThat(openSessionsOfTheHarness()).isEmpty();
+  }
+
+  @Test
+  void aMergeManagerThatCannotBeBuiltFallsBackWhenAllowed() throws Throwable {
+    harness.conf.set(MRJobConfig.COMBINE_CLASS_ATTR, String.class.getName());
+    harness.conf.setBoolean("sponge.merger.fallback", true);
+    SpongeShuffle<Text, IntWritable> shuffle = new SpongeShuffle<>();
+
+    // As a reduce task does: Hadoop's Shuffle.init builds the merge manager.
+    shuffle.init(context());
+
+    MergeManager<?, ?> manager = mergeManagerOf(shuffle);
+    try {
+      assertThat(manager).isInstanceOf(MergeManagerImpl.class);
+      assertThat(harness.sponge(MergerCounter.FALLBACK_TO_HADOOP_MERGER.name())).isEqualTo(1);
+      assertThat(openSessionsOfTheHarness()).isEmpty();
+    } finally {
+      manager.close();
+    }
+  }
+
+  /** The merge manager Hadoop's Shuffle keeps in a private field. */
+  private static MergeManager<?, ?> mergeManagerOf(Shuffle<?, ?> shuffle)
+      throws ReflectiveOperationException {
+    Field merger = Shuffle.class.getDeclaredField("merger");
+    merger.setAccessible(true);
+    return (MergeManager<?, ?>) merger.get(shuffle);
+  }
+
+  private static List<String> openSessionsOfTheHarness() {
+    return OpenSessions.shared().open().stream()
+        .map(Object::toString)
+        .filter(session -> session.contains(ShuffleHarness.REDUCE.toString()))
+        .collect(Collectors.toList());
   }
 
   @Test
