@@ -36,6 +36,7 @@ final class InMemoryMerger<K, V> implements Closeable {
   private final Listener<K, V> listener;
   private final ExceptionReporter failures;
   private final ExecutorService thread;
+  private final String reduceId;
   private int pending;
   private boolean closed;
 
@@ -51,6 +52,7 @@ final class InMemoryMerger<K, V> implements Closeable {
     this.combiner = combiner;
     this.listener = listener;
     this.failures = failures;
+    this.reduceId = reduceId;
     this.thread =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -64,7 +66,12 @@ final class InMemoryMerger<K, V> implements Closeable {
   void startMerge(List<InMemoryOutput<K, V>> inputs) {
     synchronized (this) {
       if (closed) {
-        throw new IllegalStateException("in-memory merger is closed");
+        throw new IllegalStateException(
+            "in-memory merger of "
+                + reduceId
+                + " is closed; cannot merge "
+                + inputs.size()
+                + " more map outputs");
       }
       pending++;
     }

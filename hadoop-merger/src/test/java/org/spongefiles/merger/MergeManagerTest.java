@@ -1,6 +1,7 @@
 package org.spongefiles.merger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,6 +124,20 @@ class MergeManagerTest {
     assertThat(harness.sponge(MergerCounter.MEMORY_FLUSHES.name())).isEqualTo(1);
     assertThat(harness.sponge(MergerCounter.FINAL_MERGE_SEGMENTS.name())).isEqualTo(3);
     assertThat(harness.counter(TaskCounter.SPILLED_RECORDS)).isEqualTo(8_500);
+  }
+
+  @Test
+  void aMergeAskedOfAClosedInMemoryMergerNamesTheAttempt() throws Exception {
+    InMemoryMerger<Text, IntWritable> merger =
+        new InMemoryMerger<>(ShuffleHarness.REDUCE.toString(), null, null, null, null, null);
+    merger.close();
+
+    assertThatThrownBy(() -> merger.startMerge(List.of()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "in-memory merger of "
+                + ShuffleHarness.REDUCE
+                + " is closed; cannot merge 0 more map outputs");
   }
 
   /** {@code count} records {@code prefix-<n>} with distinct values, added to {@code all}. */
