@@ -18,7 +18,7 @@ import org.spongefiles.core.testing.TestDirs;
  * briefly it lived, and none of a map attempt's.
  */
 class SpillFileProbeTest {
-  private static final String JOB = "localRunner/root/jobcache/job_local7_0001/";
+  private static final String JOB = "localRunner/tasks-user/jobcache/job_local7_0001/";
   private static final String REDUCE = "attempt_local7_0001_r_000000_0";
   private static final String MAP = "attempt_local7_0001_m_000000_0";
 
