@@ -115,7 +115,7 @@ public final class SpongeOptions implements OptionSet {
   public static final ConfigOption<String> DFS_DIR =
       ConfigOption.string("sponge.dfs.dir", "")
           .describe(
-              "A Hadoop FileSystem directory (hdfs://nn/tmp/spongefiles) for the last-resort "
+              "A Hadoop FileSystem directory (hdfs://namenode/spongefiles) for the last-resort "
                   + "tier; empty disables it. Files live under <dir>/<task attempt>/ and are "
                   + "deleted with their SpongeFiles.");
 

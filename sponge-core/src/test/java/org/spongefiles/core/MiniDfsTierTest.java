@@ -47,10 +47,9 @@ class MiniDfsTierTest {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 2L * chunk, chunk);
     conf.set("fs.defaultFS", cluster.getFileSystem().getUri().toString());
     conf.set("sponge.disk.limit", Long.toString(chunk));
-    conf.set("sponge.dfs.dir", cluster.getFileSystem().getUri() + "/tmp/spongefiles");
+    conf.set("sponge.dfs.dir", cluster.getFileSystem().getUri() + "/spongefiles");
     FileSystem hdfs = cluster.getFileSystem();
-    org.apache.hadoop.fs.Path taskDir =
-        new org.apache.hadoop.fs.Path("/tmp/spongefiles/attempt_dfs_1");
+    org.apache.hadoop.fs.Path taskDir = new org.apache.hadoop.fs.Path("/spongefiles/attempt_dfs_1");
     try (SpongeTask task = SpongeTask.open(conf, "attempt_dfs_1")) {
       SpongeFile file = task.create("to-hdfs");
       long size = 40L * chunk + 4321;

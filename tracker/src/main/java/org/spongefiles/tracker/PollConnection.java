@@ -113,19 +113,7 @@ final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
     serverNonce = challenge.nonce;
     clientNonce = new byte[32];
     RANDOM.nextBytes(clientNonce);
-    Hello hello =
-        new Hello(
-            identity.livenessEndpoint(),
-            identity.pid(),
-            identity.startMillis(),
-            identity.taskHash(),
-            identity.taskId(),
-            clientNonce,
-            new byte[0]);
-    if (secret != null) {
-      hello =
-          hello.withProof(secret.proof("client", serverNonce, clientNonce, hello.identityBytes()));
-    }
+    Hello hello = identity.hello(secret, serverNonce, clientNonce);
     ctx.writeAndFlush(
         Responses.frame(ctx.alloc(), Opcode.HELLO, 0, 0, Unpooled.wrappedBuffer(hello.encode())));
   }

@@ -1,6 +1,8 @@
 package org.spongefiles.core.remote;
 
 import java.util.Objects;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.Hello;
 
 /**
  * Who a connection acts for: a task in a process on a node, and the sponge server of that node that
@@ -41,6 +43,26 @@ public final class ClientIdentity {
 
   public String taskId() {
     return taskId;
+  }
+
+  /**
+   * The HELLO this identity answers a server's challenge with: {@code clientNonce} for the server's
+   * proof, and, with a cluster secret, this client's proof over both nonces and the identity.
+   */
+  public Hello hello(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce) {
+    Hello hello =
+        new Hello(
+            livenessEndpoint(),
+            pid(),
+            startMillis(),
+            taskHash(),
+            taskId(),
+            clientNonce,
+            new byte[0]);
+    if (secret == null) {
+      return hello;
+    }
+    return hello.withProof(secret.proof("client", serverNonce, clientNonce, hello.identityBytes()));
   }
 
   @Override

@@ -91,20 +91,7 @@ public final class RemoteConnection implements Closeable {
     }
     byte[] clientNonce = new byte[32];
     RANDOM.nextBytes(clientNonce);
-    Hello hello =
-        new Hello(
-            identity.livenessEndpoint(),
-            identity.pid(),
-            identity.startMillis(),
-            identity.taskHash(),
-            identity.taskId(),
-            clientNonce,
-            new byte[0]);
-    if (secret != null) {
-      hello =
-          hello.withProof(
-              secret.proof("client", challenge.nonce, clientNonce, hello.identityBytes()));
-    }
+    Hello hello = identity.hello(secret, challenge.nonce, clientNonce);
     Frame reply = call(Opcode.HELLO, Opcode.HELLO_OK, Frame.MAX_CONTROL_PAYLOAD, hello.encode());
     ByteBuffer body = reply.payload();
     byte[] serverProof = new byte[body.remaining()];
