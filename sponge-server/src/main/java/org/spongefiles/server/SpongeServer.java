@@ -6,16 +6,19 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -66,6 +69,9 @@ public final class SpongeServer implements Closeable {
   private final Duration shutdownTimeout;
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ConnectionGate gate;
+  private final RefusalLog refusals;
+  private final long idleTimeoutMillis;
   private final String rack;
   private Channel serverChannel;
   private HTTPServer http;
@@ -79,6 +85,12 @@ public final class SpongeServer implements Closeable {
     this.rack = RackResolver.rackOf(conf, node);
     this.metrics = new ServerMetrics(pool);
     this.shutdownTimeout = ServerOptions.SHUTDOWN_TIMEOUT.get(conf);
+    this.gate =
+        new ConnectionGate(
+            ServerOptions.MAX_CONNECTIONS.get(conf),
+            ServerOptions.MAX_CONNECTIONS_PER_ADDRESS.get(conf));
+    this.refusals = new RefusalLog(metrics.refusedPeers, LOG::warn);
+    this.idleTimeoutMillis = ServerOptions.IDLE_TIMEOUT.get(conf).toMillis();
     this.boss = new NioEventLoopGroup(1);
     this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
     QuotaLedger ledger = new QuotaLedger();
@@ -110,7 +122,15 @@ public final class SpongeServer implements Closeable {
     PoolService service =
         new PoolService(
             pool, endpoint, rack, ServerOptions.QUOTA_PER_TASK.get(conf), ledger, metrics);
-    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this);
+    int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
+    ServerHandler.Limits limits =
+        new ServerHandler.Limits(
+            maxPayload,
+            // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
+            new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE),
+            ServerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis(),
+            refusals);
+    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this, limits);
   }
 
   private final HandlerFactory handlerFactory;
@@ -159,16 +179,16 @@ public final class SpongeServer implements Closeable {
   }
 
   private void bind(Configuration conf) throws IOException {
-    int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
             .channel(NioServerSocketChannel.class)
             .childOption(ChannelOption.TCP_NODELAY, true)
-            // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
+            // Until HELLO succeeds a peer's bytes are read into small buffers only.
             .childOption(
                 ChannelOption.RCVBUF_ALLOCATOR,
-                new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE))
+                new FixedRecvByteBufAllocator(
+                    Frame.HEADER_SIZE + Frame.MAX_UNAUTHENTICATED_PAYLOAD))
             .childOption(
                 ChannelOption.WRITE_BUFFER_WATER_MARK,
                 new WriteBufferWaterMark(2 * pool.chunkSize(), 8 * pool.chunkSize()))
@@ -180,11 +200,23 @@ public final class SpongeServer implements Closeable {
                       ch.close();
                       return;
                     }
+                    InetAddress address = ch.remoteAddress().getAddress();
+                    ConnectionGate.Admission admission = gate.admit(address);
+                    if (admission != ConnectionGate.Admission.ADMITTED) {
+                      refuse(ch, admission);
+                      return;
+                    }
+                    ch.closeFuture().addListener(closed -> gate.release(address));
                     channels.add(ch);
                     ch.pipeline()
                         .addLast(
+                            "idle",
+                            new IdleStateHandler(0, 0, idleTimeoutMillis, TimeUnit.MILLISECONDS))
+                        .addLast(
                             "frames",
-                            new FrameDecoder(maxPayload, String.valueOf(ch.remoteAddress())))
+                            new FrameDecoder(
+                                Frame.MAX_UNAUTHENTICATED_PAYLOAD,
+                                String.valueOf(ch.remoteAddress())))
                         .addLast("handler", handlerFactory.create());
                   }
                 });
@@ -204,6 +236,9 @@ public final class SpongeServer implements Closeable {
     serverChannel = bound.channel();
     long interval = ServerOptions.RECLAIM_INTERVAL.get(conf).toMillis();
     sweeper.scheduleWithFixedDelay(reclaimer, interval, interval, TimeUnit.MILLISECONDS);
+    long logInterval = ServerOptions.REFUSAL_LOG_INTERVAL.get(conf).toMillis();
+    sweeper.scheduleWithFixedDelay(
+        refusals::flush, logInterval, logInterval, TimeUnit.MILLISECONDS);
     int metricsPort = ServerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
       http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
@@ -227,6 +262,19 @@ public final class SpongeServer implements Closeable {
         http == null ? "" : ", metrics on port " + http.getPort());
   }
 
+  private void refuse(SocketChannel channel, ConnectionGate.Admission admission) {
+    boolean total = admission == ConnectionGate.Admission.TOO_MANY_CONNECTIONS;
+    refusals.record(
+        channel.remoteAddress().getAddress(),
+        total ? "max_connections" : "max_connections_per_address",
+        channel.remoteAddress()
+            + " over "
+            + (total
+                ? "sponge.server.max.connections"
+                : "sponge.server.max.connections.per.address"));
+    channel.close();
+  }
+
   /** The address the server listens on. */
   public InetSocketAddress address() {
     return (InetSocketAddress) serverChannel.localAddress();
@@ -244,6 +292,16 @@ public final class SpongeServer implements Closeable {
 
   public SharedPool pool() {
     return pool;
+  }
+
+  /** The summary of refused peers; tests flush it rather than wait for its interval. */
+  RefusalLog refusals() {
+    return refusals;
+  }
+
+  /** Connections currently admitted. */
+  int connectionCount() {
+    return gate.total();
   }
 
   /** Runs a reclaim sweep now (the periodic one runs on its own); returns chunks freed. */
@@ -291,6 +349,7 @@ public final class SpongeServer implements Closeable {
     }
     channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
     sweeper.shutdownNow();
+    refusals.flush();
     if (http != null) {
       http.close();
     }

@@ -142,6 +142,7 @@ public final class MemoryTracker implements Closeable {
 
   private void begin(Configuration conf) throws Exception {
     ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    long handshakeMillis = TrackerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis();
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
@@ -154,8 +155,11 @@ public final class MemoryTracker implements Closeable {
                     ch.pipeline()
                         .addLast(
                             new FrameDecoder(
-                                Frame.MAX_CONTROL_PAYLOAD, String.valueOf(ch.remoteAddress())))
-                        .addLast(new TrackerHandler(MemoryTracker.this, secret, metrics));
+                                Frame.MAX_UNAUTHENTICATED_PAYLOAD,
+                                String.valueOf(ch.remoteAddress())))
+                        .addLast(
+                            new TrackerHandler(
+                                MemoryTracker.this, secret, metrics, handshakeMillis));
                   }
                 });
     String host = TrackerOptions.BIND_HOST.get(conf);

@@ -31,6 +31,12 @@ public final class Frame {
   public static final int HEADER_SIZE = 20;
   public static final int FLAG_RESPONSE = 1;
 
+  /**
+   * Largest payload a server accepts before the peer has authenticated: a HELLO fits, a chunk write
+   * does not, so a stranger cannot make the server buffer more than this per connection.
+   */
+  public static final int MAX_UNAUTHENTICATED_PAYLOAD = 4 << 10;
+
   /** Largest payload besides chunk data: HELLO and lists of handles stay far below it. */
   public static final int MAX_CONTROL_PAYLOAD = 64 << 10;
 
