@@ -19,8 +19,7 @@ public final class BagTask implements Closeable {
   private final Configuration conf;
   private final Thread owner;
   private final int mergeFanIn;
-  private final int readBuffer;
-  private final long selfSpillBytes;
+  private final BagMemory memory;
   private final BagCounters counters = new BagCounters();
   private SpongeTask sponge;
   private IOException openFailure;
@@ -41,9 +40,10 @@ public final class BagTask implements Closeable {
       option.get(conf);
     }
     this.mergeFanIn = PigBagOptions.MERGE_FANIN.get(conf);
-    this.readBuffer = PigBagOptions.READ_BUFFER.get(conf).intValue();
-    this.selfSpillBytes =
-        (long) (PigBagOptions.BAG_MEMORY.get(conf) * Runtime.getRuntime().maxMemory());
+    this.memory =
+        new BagMemory(
+            (long) (PigBagOptions.BAG_MEMORY.get(conf) * Runtime.getRuntime().maxMemory()),
+            PigBagOptions.READ_BUFFER.get(conf).intValue());
   }
 
   public String taskId() {
@@ -58,17 +58,13 @@ public final class BagTask implements Closeable {
     return mergeFanIn;
   }
 
-  int readBuffer() {
-    return readBuffer;
-  }
-
   /**
-   * {@code sponge.pig.bag.memory} of the heap, in bytes: the memory Pig's internal bags share
-   * ({@code pig.cachedbag.memusage}); each bag spills itself past its part of it (see {@link
-   * SpongeBag#selfSpillLimit()}). 0 when bags wait for the memory manager.
+   * {@code sponge.pig.bag.memory} of the heap: the memory Pig's internal bags share ({@code
+   * pig.cachedbag.memusage}), with what the bags' readers and writers hold of it. Each bag spills
+   * itself past its part of what is left for tuples (see {@link SpongeBag#selfSpillLimit()}).
    */
-  long selfSpillBytes() {
-    return selfSpillBytes;
+  BagMemory memory() {
+    return memory;
   }
 
   /**

@@ -51,7 +51,7 @@ final class MemorySource implements TupleSource {
       }
     }
     // The sorting holds the run until this source lets go of it, after the reader took its own.
-    reader = spilled.open(bag.task());
+    reader = spilled.open(bag.task(), 1, bag.averageTupleBytes());
     synchronized (bag.lock()) {
       leave();
     }

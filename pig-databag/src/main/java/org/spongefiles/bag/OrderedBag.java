@@ -93,9 +93,10 @@ abstract class OrderedBag extends SpongeBag {
         memory = new MemorySource(this, sorting);
       }
       List<TupleSource> sources = new ArrayList<>(spilled.size() + 1);
+      long tupleBytes = averageTupleBytes();
       try {
         for (Run run : spilled) {
-          sources.add(run.open(task()));
+          sources.add(run.open(task(), spilled.size(), tupleBytes));
         }
       } catch (IOException e) {
         sources.add(memory);
@@ -134,8 +135,9 @@ abstract class OrderedBag extends SpongeBag {
     List<TupleSource> readers = new ArrayList<>(inputs.size());
     RunMerge merge = new RunMerge(readers, order(), isDistinct());
     try {
+      long tupleBytes = averageTupleBytes();
       for (Run run : inputs) {
-        readers.add(run.open(task()));
+        readers.add(run.open(task(), inputs.size(), tupleBytes));
       }
       return RunWriter.write(task(), () -> new SourceIterator(this, merge), "pigbag-merge");
     } finally {

@@ -38,9 +38,12 @@ final class Run {
     return file.length();
   }
 
-  /** A new reader from the first tuple; it holds the run until it is closed. */
-  RunReader open(BagTask task) throws IOException {
-    return new RunReader(this, task);
+  /**
+   * A new reader from the first tuple, one of {@code together} readers opened at once (a merge's),
+   * whose head tuples are about {@code tupleBytes} each; it holds the run until it is closed.
+   */
+  RunReader open(BagTask task, int together, long tupleBytes) throws IOException {
+    return new RunReader(this, task, task.memory().readBuffer(together), tupleBytes);
   }
 
   /** Takes another hold on the file; false when the last holder already let go (it is deleted). */

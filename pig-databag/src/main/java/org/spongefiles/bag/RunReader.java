@@ -31,11 +31,13 @@ final class RunReader implements TupleSource {
     private final Run run;
     private final BagTask task;
     private final DataInputStream in;
+    private final long held;
 
-    Release(Run run, BagTask task, DataInputStream in) {
+    Release(Run run, BagTask task, DataInputStream in, long held) {
       this.run = run;
       this.task = task;
       this.in = in;
+      this.held = held;
     }
 
     @Override
@@ -46,6 +48,7 @@ final class RunReader implements TupleSource {
         // Closing a SpongeFile reader only returns its buffers and reports its reads; it does
         // not fail.
       } finally {
+        task.memory().free(held);
         run.release();
         task.publishCounters();
       }
@@ -53,12 +56,13 @@ final class RunReader implements TupleSource {
   }
 
   /**
-   * A reader of {@code run} from its first tuple.
+   * A reader of {@code run} from its first tuple, with a {@code buffer}-byte buffer; it counts the
+   * buffer and a head tuple of {@code tupleBytes} in its task's {@link BagMemory} until closed.
    *
    * @throws IOException when the run was deleted (its bag was cleared or its task ended) or its
    *     SpongeFile cannot be read
    */
-  RunReader(Run run, BagTask task) throws IOException {
+  RunReader(Run run, BagTask task, int buffer, long tupleBytes) throws IOException {
     this.run = run;
     if (!run.retain()) {
       throw new IOException(
@@ -66,14 +70,15 @@ final class RunReader implements TupleSource {
     }
     DataInputStream stream;
     try {
-      int buffer = task.readBuffer();
       stream = new DataInputStream(new BufferedInputStream(run.file().input(buffer), buffer));
     } catch (IOException | RuntimeException e) {
       run.release();
       throw e;
     }
     this.in = stream;
-    this.closer = SpongeBag.CLEANER.register(this, new Release(run, task, stream));
+    long held = buffer + tupleBytes;
+    task.memory().hold(held);
+    this.closer = SpongeBag.CLEANER.register(this, new Release(run, task, stream, held));
   }
 
   @Override

@@ -30,6 +30,7 @@ final class RunWriter {
   static Run write(BagTask task, Iterable<Tuple> tuples, String name) throws IOException {
     SpongeFile file = task.sponge().create(name);
     long count = 0;
+    task.memory().hold(BUFFER);
     try {
       try (DataOutputStream out =
           new DataOutputStream(new BufferedOutputStream(file.output(), BUFFER))) {
@@ -48,6 +49,8 @@ final class RunWriter {
         e.addSuppressed(suppressed);
       }
       throw e;
+    } finally {
+      task.memory().free(BUFFER);
     }
     return new Run(file, count);
   }

@@ -53,7 +53,7 @@ final class SequentialSource implements TupleSource {
           return memoryIndex < memory.size() ? memory.get(memoryIndex++) : null;
         }
       }
-      reader = run.open(bag.task());
+      reader = run.open(bag.task(), 1, bag.averageTupleBytes());
       reader.skip(skip);
     }
   }

@@ -81,7 +81,7 @@ final class SerializedBag implements Serializable {
       }
       out.writeLong(total);
       for (Run run : spilled) {
-        RunReader reader = run.open(bag.task());
+        RunReader reader = run.open(bag.task(), 1, bag.averageTupleBytes());
         try {
           for (Tuple tuple = reader.next(); tuple != null; tuple = reader.next()) {
             SEDES.writeDatum(out, tuple, DataType.TUPLE);

@@ -128,9 +128,13 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     return limit > 0 && memoryEstimate() > Math.max(limit, retrySelfSpillAbove);
   }
 
-  /** Estimated bytes past which the bag spills itself; 0 when it waits for the memory manager. */
+  /**
+   * Estimated bytes past which the bag spills itself: its part of what the bags' share of the heap
+   * leaves for tuples once the bags' readers and writers are counted ({@link BagMemory}); 0 when it
+   * waits for the memory manager.
+   */
   final long selfSpillLimit() {
-    return task.selfSpillBytes() / sharers();
+    return task.memory().share() == 0 ? 0 : task.memory().tupleShare() / sharers();
   }
 
   @Override
@@ -169,9 +173,20 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     }
   }
 
+  /** Pig's estimate of the heap one of the bag's tuples takes, from the sampled ones. */
+  final long averageTupleBytes() {
+    synchronized (lock) {
+      return averageSampled();
+    }
+  }
+
+  private long averageSampled() {
+    return sampledTuples == 0 ? 0 : sampledBytes / sampledTuples;
+  }
+
   private long memoryEstimate() {
     long inMemory = mContents.size();
-    long average = sampledTuples == 0 ? 0 : sampledBytes / sampledTuples;
+    long average = averageSampled();
     long references = Math.max(40, roundToEight(4 + inMemory * 4));
     return average * inMemory + 84 + references + runs.size() * RUN_OVERHEAD;
   }

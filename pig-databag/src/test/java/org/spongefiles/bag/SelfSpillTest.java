@@ -28,7 +28,7 @@ class SelfSpillTest {
   @Test
   void aBagPastItsShareOfTheHeapSpillsItself() throws Exception {
     try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
-      long share = fixture.task().selfSpillBytes();
+      long share = fixture.task().memory().share();
       assertThat(share).isEqualTo((long) (0.001 * Runtime.getRuntime().maxMemory()));
       List<Tuple> input = new RandomTuples(81, 1000).list(30_000);
       SpongeBag plain = (SpongeBag) fixture.factory.newDefaultBag();

@@ -116,6 +116,18 @@ public final class PigJvm {
 
   /** Runs the child to its end and returns what it reported, one entry per query. */
   public List<QueryRun> run() throws IOException, InterruptedException {
+    PigAttempt attempt = attempt();
+    if (!attempt.finished()) {
+      throw new IllegalStateException(attempt.failure());
+    }
+    return attempt.runs();
+  }
+
+  /**
+   * Runs the child to its end, which may be a failure (a heap too small): what it reported for the
+   * queries it finished, and whether it finished them all.
+   */
+  public PigAttempt attempt() throws IOException, InterruptedException {
     Files.createDirectories(tmpDir());
     Path conf = Files.createDirectories(work.resolve("conf"));
     Files.writeString(conf.resolve("core-site.xml"), CORE_SITE, StandardCharsets.UTF_8);
@@ -136,10 +148,15 @@ public final class PigJvm {
         runs.add(QueryRun.parse(line));
       }
     }
-    return runs;
+    boolean finished = process.exitValue() == 0 && lines.contains("DONE");
+    String failure =
+        finished
+            ? ""
+            : "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log);
+    return new PigAttempt(runs, finished, failure);
   }
 
-  /** The child's output lines once it exited with 0 after printing DONE. */
+  /** The child's output lines once it exited (killed past the time limit). */
   private static List<String> await(Process process, Path log)
       throws IOException, InterruptedException {
     List<String> lines = new ArrayList<>();
@@ -171,10 +188,6 @@ public final class PigJvm {
               + tail(log));
     }
     reader.join();
-    if (process.exitValue() != 0 || !lines.contains("DONE")) {
-      throw new IllegalStateException(
-          "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log));
-    }
     return lines;
   }
 

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The SpongeFiles paper's two Pig queries over {@link WebCrawlGenerator}'s pages: holistic UDFs
- * over skewed groups, the kind that makes a reduce task spill its bags.
+ * Pig queries over {@link WebCrawlGenerator}'s pages: the SpongeFiles paper's two (holistic UDFs
+ * over skewed groups, the kind that makes a reduce task spill its bags) and a per-domain median
+ * with nested ORDER and DISTINCT.
  */
 public enum PigQuery {
   /**
@@ -38,6 +39,26 @@ public enum PigQuery {
           "quantiles = FOREACH bydomain GENERATE group AS domain, "
               + "FLATTEN(SpamQuantiles(pages));",
           "STORE quantiles INTO '$output' USING PigStorage('\\t');");
+    }
+  },
+
+  /**
+   * Per-domain median, as a user would write it (not one of the paper's queries): group pages by
+   * domain; for each domain a nested ORDER by spam score read by {@link Median}, and two nested
+   * DISTINCTs (urls, anchortexts) counted. Pig moves one of the three into the shuffle as a
+   * secondary key (unless {@code pig.exec.nosecondarykey}) and builds bags for the others.
+   */
+  MEDIAN {
+    @Override
+    List<String> body() {
+      return List.of(
+          "DEFINE Median " + Median.class.getName() + "();",
+          "bydomain = GROUP pages BY domain;",
+          "medians = FOREACH bydomain { byspam = ORDER pages BY spam; "
+              + "urls = DISTINCT pages.url; texts = DISTINCT pages.anchortext; "
+              + "GENERATE group AS domain, COUNT(pages) AS pages, Median(byspam.spam) AS median, "
+              + "COUNT(urls) AS urls, COUNT(texts) AS texts; };",
+          "STORE medians INTO '$output' USING PigStorage('\\t');");
     }
   };
 

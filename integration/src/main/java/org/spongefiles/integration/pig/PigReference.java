@@ -25,7 +25,14 @@ public final class PigReference {
 
   /** The answer of {@code query} over the pages under {@code input}. */
   public static List<String> answer(PigQuery query, Path input) throws IOException {
-    List<String> lines = query == PigQuery.ANCHORTEXT ? anchortext(input) : quantiles(input);
+    List<String> lines;
+    if (query == PigQuery.ANCHORTEXT) {
+      lines = anchortext(input);
+    } else if (query == PigQuery.QUANTILES) {
+      lines = quantiles(input);
+    } else {
+      throw new IllegalArgumentException("No reference answer for " + query);
+    }
     lines.sort(null);
     return lines;
   }
