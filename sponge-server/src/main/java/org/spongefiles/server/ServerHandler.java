@@ -204,6 +204,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
           ChunkOwner owner = service.ownerForAllocation(hello, nodeKey, host, peer);
           host = owner.host();
           List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
+          metrics.taskNames.record(owner.task(), hello.taskId);
           reply(ctx, Opcode.ALLOCATED, frame.requestId, ChunkHandles.encode(chunks));
           break;
         }

@@ -25,6 +25,7 @@ final class ServerMetrics {
   final Counter reclaimed;
   final Counter authFailures;
   final Counter refusedPeers;
+  final TaskNames taskNames = new TaskNames();
 
   /** The requests a server serves. */
   static final Opcode[] REQUESTS = {
@@ -107,6 +108,30 @@ final class ServerMetrics {
         .name("sponge_server_pool_free_chunks")
         .help("Free chunks in the node's pool")
         .callback(callback -> callback.call(pool.freeChunks()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_owned_chunks")
+        .help("Chunks held by tasks of this node (local) and of other nodes (remote)")
+        .labelNames("owner")
+        .callback(
+            callback -> {
+              TaskHoldings holdings = TaskHoldings.of(pool.owners());
+              callback.call(holdings.localChunks, "local");
+              callback.call(holdings.remoteChunks, "remote");
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_task_chunks")
+        .help("Chunks held by each of the " + TaskHoldings.TOP + " tasks holding the most")
+        .labelNames("task")
+        .callback(
+            callback -> {
+              TaskHoldings holdings = TaskHoldings.of(pool.owners());
+              taskNames.retainOnly(holdings.chunksByTask.keySet());
+              for (java.util.Map.Entry<Long, Integer> task : holdings.top()) {
+                callback.call(task.getValue(), taskNames.name(task.getKey()));
+              }
+            })
         .register(registry);
     GaugeWithCallback.builder()
         .name("sponge_server_pool_chunk_bytes")

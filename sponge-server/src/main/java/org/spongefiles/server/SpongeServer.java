@@ -250,7 +250,11 @@ public final class SpongeServer implements Closeable {
               zookeeper,
               ZooKeeperLayout.fromConfiguration(conf),
               new ServerRegistration(
-                  ServerAddress.parse(endpoint), rack, pool.chunkCount(), pool.chunkSize()));
+                  ServerAddress.parse(endpoint),
+                  rack,
+                  pool.chunkCount(),
+                  pool.chunkSize(),
+                  http == null ? -1 : http.getPort()));
     }
     LOG.info(
         "Sponge server {} (rack {}) listening on {} with pool {} ({}){}",
