@@ -3,10 +3,9 @@ package org.spongefiles.integration.bench.node;
 import java.util.Locale;
 
 /**
- * The spill-disk classes a node can have, as blkio throttle limits on an emulated disk: {@code
- * hdd} about a 7200 RPM disk (120 MB/s, 150 IOPS), {@code sata-ssd} 500 MB/s, {@code nvme} the
- * unthrottled backing disk (the numbers every earlier benchmark measured). A limit of 0 means
- * none.
+ * The spill-disk classes a node can have, as blkio throttle limits on an emulated disk: {@code hdd}
+ * about a 7200 RPM disk (120 MB/s, 150 IOPS), {@code sata-ssd} 500 MB/s, {@code nvme} the
+ * unthrottled backing disk (the numbers every earlier benchmark measured). A limit of 0 means none.
  */
 public enum DiskClass {
   NVME("nvme", 0, 0),
@@ -15,8 +14,10 @@ public enum DiskClass {
 
   /** The name used in BENCH lines and on the command line. */
   public final String label;
+
   /** Read and write bandwidth limit in bytes per second, 0 for none. */
   public final long bytesPerSecond;
+
   /** Read and write operations per second limit, 0 for none. */
   public final long iops;
 

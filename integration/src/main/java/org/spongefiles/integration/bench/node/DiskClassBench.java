@@ -11,13 +11,13 @@ import org.spongefiles.integration.bench.BenchReport;
 
 /**
  * Each {@link DiskClass} measured raw, beside the SpongeFiles paper's Table 1 disk rows (a 1 MB
- * spill: 25 ms alone, 174 ms with background I/O, 499 ms with background I/O and memory
- * pressure): the mean time of a 1 MiB write at a random offset followed by fsync, alone, with one
- * and with three {@link Neighbours}, and the disk's sequential read bandwidth with a cold cache.
+ * spill: 25 ms alone, 174 ms with background I/O, 499 ms with background I/O and memory pressure):
+ * the mean time of a 1 MiB write at a random offset followed by fsync, alone, with one and with
+ * three {@link Neighbours}, and the disk's sequential read bandwidth with a cold cache.
  *
  * <p>Our third row has three neighbours where the paper had its background I/O plus a process
- * pinning memory; and blkio throttles reads and writes apart, so reader neighbours slow writes
- * less than a shared disk head would (see {@link EmulatedDisk}).
+ * pinning memory; and blkio throttles reads and writes apart, so reader neighbours slow writes less
+ * than a shared disk head would (see {@link EmulatedDisk}).
  *
  * <p>Properties: {@code bench.disk.classes} (hdd,sata-ssd,nvme), {@code bench.disk.writes} (40 per
  * row), {@code bench.disk.dir} (java.io.tmpdir, where the images go).
@@ -79,9 +79,7 @@ public final class DiskClassBench {
     double mbPerSecond = readMbPerSecond(file);
     BenchReport.info(
         "  %s sequential read, cold cache: %.0f MB/s (%d MiB)",
-        disk.diskClass.label,
-        mbPerSecond,
-        FILE_BYTES >> 20);
+        disk.diskClass.label, mbPerSecond, FILE_BYTES >> 20);
   }
 
   /** Mean milliseconds of a 1 MiB write at a random MiB offset followed by fsync. */

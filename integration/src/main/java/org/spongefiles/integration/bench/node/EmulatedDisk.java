@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * A spill disk of one {@link DiskClass}: a sparse ext4 image attached to a loop device with {@code
- * losetup --direct-io=on} (so the backing disk's page cache does not absorb what the emulated
- * disk writes), mounted, and throttled with the blkio controller's {@code
+ * losetup --direct-io=on} (so the backing disk's page cache does not absorb what the emulated disk
+ * writes), mounted, and throttled with the blkio controller's {@code
  * throttle.{read,write}_{bps,iops}_device} for the loop device's major:minor. The limits are set in
  * the ROOT blkio group: dirty pages are written back by kernel flusher threads that belong to the
  * root group, so a limit in a child group would throttle direct reads and writes but not writeback.
@@ -28,14 +28,17 @@ public final class EmulatedDisk implements Closeable {
   };
 
   public final DiskClass diskClass;
+
   /** Where the file system is mounted: the spill directories go under it. */
   public final Path mount;
+
   private final Path image;
   private final String device;
   private final String majorMinor;
   private boolean closed;
 
-  private EmulatedDisk(DiskClass diskClass, Path image, String device, Path mount) throws IOException {
+  private EmulatedDisk(DiskClass diskClass, Path image, String device, Path mount)
+      throws IOException {
     this.diskClass = diskClass;
     this.image = image;
     this.device = device;
@@ -55,7 +58,12 @@ public final class EmulatedDisk implements Closeable {
     HostCommand.run("truncate", "-s", Long.toString(sizeBytes), image.toString());
     String device = null;
     try {
-      HostCommand.run("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0",
+      HostCommand.run(
+          "mkfs.ext4",
+          "-q",
+          "-F",
+          "-E",
+          "lazy_itable_init=0,lazy_journal_init=0",
           image.toString());
       device =
           HostCommand.run("losetup", "--find", "--show", "--direct-io=on", image.toString()).trim();
@@ -63,7 +71,8 @@ public final class EmulatedDisk implements Closeable {
       HostCommand.run("mount", device, mount.toString());
       EmulatedDisk disk = new EmulatedDisk(diskClass, image, device, mount);
       Teardown.register(disk);
-      disk.throttle(diskClass.bytesPerSecond, diskClass.bytesPerSecond, diskClass.iops, diskClass.iops);
+      disk.throttle(
+          diskClass.bytesPerSecond, diskClass.bytesPerSecond, diskClass.iops, diskClass.iops);
       return disk;
     } catch (IOException | RuntimeException e) {
       if (device != null) {

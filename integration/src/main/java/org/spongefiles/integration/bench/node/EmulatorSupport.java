@@ -107,8 +107,10 @@ public final class EmulatorSupport {
       try {
         HostCommand.run("ip", "-n", probe, "link", "add", "name", "br0", "type", "bridge");
         HostCommand.run(
-            "ip", "-n", probe, "link", "add", "name", "probe0", "type", "veth", "peer", "name", "probe1");
-        HostCommand.run("tc", "-n", probe, "qdisc", "add", "dev", "probe0", "root", "handle", "1:", "htb");
+            "ip", "-n", probe, "link", "add", "name", "probe0", "type", "veth", "peer", "name",
+            "probe1");
+        HostCommand.run(
+            "tc", "-n", probe, "qdisc", "add", "dev", "probe0", "root", "handle", "1:", "htb");
         return null;
       } finally {
         HostCommand.attempt("ip", "netns", "del", probe);

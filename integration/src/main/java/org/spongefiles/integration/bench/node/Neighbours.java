@@ -47,7 +47,9 @@ public final class Neighbours implements Closeable {
           neighbours.spawn("reader-2", List.of("reader", scan.toString()));
           neighbours.spawn(
               "writer",
-              List.of("writer", disk.mount.resolve("neighbour-spill.dat").toString(),
+              List.of(
+                  "writer",
+                  disk.mount.resolve("neighbour-spill.dat").toString(),
                   Long.toString(SPILL_BYTES)));
         }
       }
@@ -114,8 +116,11 @@ public final class Neighbours implements Closeable {
       case 1:
         return "1 neighbour (a reader scanning " + (SCAN_BYTES >> 20) + " MiB)";
       default:
-        return "3 neighbours (2 readers scanning " + (SCAN_BYTES >> 20)
-            + " MiB, a writer spilling over " + (SPILL_BYTES >> 20) + " MiB with fsync)";
+        return "3 neighbours (2 readers scanning "
+            + (SCAN_BYTES >> 20)
+            + " MiB, a writer spilling over "
+            + (SPILL_BYTES >> 20)
+            + " MiB with fsync)";
     }
   }
 

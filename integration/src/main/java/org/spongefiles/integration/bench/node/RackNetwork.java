@@ -14,8 +14,8 @@ import java.util.Locale;
  * real NIC's would be. Node {@code n} (from 1) of rack {@code r} has {@code 10.233.<r>.<n>/24}.
  *
  * <p>Names: namespaces {@code spongebench-<pid>-rack<r>-switch} and {@code
- * spongebench-<pid>-rack<r>-node<n>}; interfaces live only inside them, so removing the
- * namespaces removes everything.
+ * spongebench-<pid>-rack<r>-node<n>}; interfaces live only inside them, so removing the namespaces
+ * removes everything.
  */
 public final class RackNetwork implements Closeable {
   /** htb's quantum: bytes a class sends per round, above a veth's largest (GSO) packet. */
@@ -77,8 +77,24 @@ public final class RackNetwork implements Closeable {
         "tc", "-n", namespace, "qdisc", "add", "dev", device, "root", "handle", "1:", "htb",
         "default", "10");
     HostCommand.run(
-        "tc", "-n", namespace, "class", "add", "dev", device, "parent", "1:", "classid", "1:10",
-        "htb", "rate", rate, "ceil", rate, "quantum", Integer.toString(QUANTUM));
+        "tc",
+        "-n",
+        namespace,
+        "class",
+        "add",
+        "dev",
+        device,
+        "parent",
+        "1:",
+        "classid",
+        "1:10",
+        "htb",
+        "rate",
+        rate,
+        "ceil",
+        rate,
+        "quantum",
+        Integer.toString(QUANTUM));
   }
 
   /** The namespace of node {@code n} (from 1). */

@@ -54,12 +54,16 @@ public final class StaleResources {
       String[] fields = line.trim().split("\\s+", 2);
       if (fields.length == 2 && stale(Path.of(fields[1]).getFileName() + "")) {
         String majorMinor =
-            Files.readString(Path.of("/sys/class/block", Path.of(fields[0]).getFileName() + "", "dev"))
+            Files.readString(
+                    Path.of("/sys/class/block", Path.of(fields[0]).getFileName() + "", "dev"))
                 .trim();
         for (String file :
-            List.of("read_bps_device", "write_bps_device", "read_iops_device", "write_iops_device")) {
+            List.of(
+                "read_bps_device", "write_bps_device", "read_iops_device", "write_iops_device")) {
           HostCommand.attempt(
-              "sh", "-c", "echo '" + majorMinor + " 0' > " + EmulatedDisk.BLKIO + "/blkio.throttle." + file);
+              "sh",
+              "-c",
+              "echo '" + majorMinor + " 0' > " + EmulatedDisk.BLKIO + "/blkio.throttle." + file);
         }
         HostCommand.run("losetup", "-d", fields[0]);
         Files.deleteIfExists(Path.of(fields[1]));

@@ -2,18 +2,17 @@ package org.spongefiles.integration.bench.node;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import ServerSocket;
-import Socket;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * The child JVM of {@link NodeEmulatorTest}: {@code cgroup} prints the memory cgroup it runs in;
- * {@code echo} answers one line on port 7000 with the line and the peer's address;
- * {@code leak} makes a memory container and a one-node rack, prints their names and waits to be
- * killed (SIGTERM must remove them through its shutdown hook, SIGKILL leaves them for {@link
- * StaleResources}).
+ * {@code echo} answers one line on port 7000 with the line and the peer's address; {@code leak}
+ * makes a memory container and a one-node rack, prints their names and waits to be killed (SIGTERM
+ * must remove them through its shutdown hook, SIGKILL leaves them for {@link StaleResources}).
  */
 public final class NodeEmulatorChild {
   private NodeEmulatorChild() {}
@@ -34,8 +33,7 @@ public final class NodeEmulatorChild {
         try (Socket peer = server.accept()) {
           String line =
               new BufferedReader(
-                      new InputStreamReader(
-                          peer.getInputStream(), StandardCharsets.UTF_8))
+                      new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8))
                   .readLine();
           peer.getOutputStream()
               .write(

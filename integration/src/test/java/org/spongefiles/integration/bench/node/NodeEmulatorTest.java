@@ -45,7 +45,8 @@ class NodeEmulatorTest {
       assertThat(disk.limit("blkio.throttle.read_bps_device")).isEqualTo(120_000_000L);
       assertThat(disk.limit("blkio.throttle.write_iops_device")).isEqualTo(150L);
       assertThat(disk.limit("blkio.throttle.read_iops_device")).isEqualTo(150L);
-      assertThat(Files.readString(Path.of("/proc/mounts"))).contains(device + " " + mount + " ext4");
+      assertThat(Files.readString(Path.of("/proc/mounts")))
+          .contains(device + " " + mount + " ext4");
       byte[] data = new byte[3 << 20];
       Arrays.fill(data, (byte) 7);
       Files.write(mount.resolve("data"), data);
@@ -95,7 +96,8 @@ class NodeEmulatorTest {
       Process echo = new ProcessBuilder(rack.inNode(2, javaCommand("echo"))).start();
       try {
         BufferedReader out =
-            new BufferedReader(new InputStreamReader(echo.getInputStream(), StandardCharsets.UTF_8));
+            new BufferedReader(
+                new InputStreamReader(echo.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("LISTENING");
         String reply =
             HostCommand.run(
@@ -146,8 +148,8 @@ class NodeEmulatorTest {
   }
 
   /**
-   * Whether {@code address} answers node {@code from}: a TCP connect to a closed port is refused
-   * by a host that is there and finds no route to one that is not (this host has no ping).
+   * Whether {@code address} answers node {@code from}: a TCP connect to a closed port is refused by
+   * a host that is there and finds no route to one that is not (this host has no ping).
    */
   private static boolean reachable(RackNetwork rack, int from, String address) throws IOException {
     String probe = "exec 3<>/dev/tcp/" + address + "/9";
