@@ -57,7 +57,7 @@ public final class NodeSweep {
     System.exit(failed ? 1 : 0);
   }
 
-  private static void defaults() {
+  static void defaults() {
     String[][] defaults = {
       {"bench.median.numbers", "8000000"},
       {"bench.median.files", "8"},
@@ -151,9 +151,7 @@ public final class NodeSweep {
   private void measure(
       MedianBench bench, NodeCell cell, Path root, boolean containers, Neighbours neighbours)
       throws Exception {
-    long cache =
-        size("bench.node.cache." + cell.memory, cell.memory.equals("scarce") ? "32m" : "2g");
-    long limit = heap + direct + overhead + cache;
+    long limit = containerLimit(cell.memory);
     for (int run = 1; run <= runs; run++) {
       MemoryContainer container =
           containers ? MemoryContainer.create("median-" + cell.name() + "-" + run, limit) : null;
@@ -214,6 +212,14 @@ public final class NodeSweep {
     Path table = out.resolve("node-sweep.md");
     Files.write(table, lines, StandardCharsets.UTF_8);
     BenchReport.info("table: %s", table);
+  }
+
+  /** A run's container limit: heap, direct memory, the JVM's overhead and the page cache. */
+  static long containerLimit(String memory) {
+    return size("bench.node.heap", "384m")
+        + size("bench.node.direct", "64m")
+        + size("bench.node.overhead", "320m")
+        + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");
   }
 
   private static List<String> list(String key, String fallback) {
