@@ -10,13 +10,12 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.stats.SpongeStats;
 
 /**
  * The ordered tiers of a task, nearest first. The chain alone decides where a chunk goes and counts
- * what each tier was given; the tiers store it. A tier with no room answers null and a failing
- * tier throws; either way the next tier is tried, and only when every tier declines does the chunk
- * fail, with each tier's report.
+ * what each tier was given; the tiers store it. A tier with no room answers null and a failing tier
+ * throws; either way the next tier is tried, and only when every tier declines does the chunk fail,
+ * with each tier's report.
  *
  * <p>When the pool is the first tier, the chain hands the writer a pool chunk to fill in place (one
  * copy) through {@link #reserveInPlace}; a writer that gets none fills a write buffer and gives it
@@ -27,10 +26,10 @@ public final class TierChain implements Closeable {
 
   private final List<Tier> tiers;
   private final PoolTier pool;
-  private final SpongeStats stats;
+  private final TierWrites stats;
   private final AtomicBoolean reserveFailureLogged = new AtomicBoolean();
 
-  public TierChain(List<Tier> tiers, SpongeStats stats) {
+  public TierChain(List<Tier> tiers, TierWrites stats) {
     this.tiers = List.copyOf(tiers);
     this.stats = stats;
     PoolTier found = null;
@@ -82,7 +81,9 @@ public final class TierChain implements Closeable {
     }
   }
 
-  /** Records that the writer filled {@code length} bytes of a chunk from {@link #reserveInPlace}. */
+  /**
+   * Records that the writer filled {@code length} bytes of a chunk from {@link #reserveInPlace}.
+   */
   public StoredChunk placeInPlace(PoolStoredChunk chunk, int length) {
     chunk.seal(length);
     stats.recordWrite(TierKind.POOL, length);
