@@ -30,6 +30,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
@@ -37,12 +38,11 @@ import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
-import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
@@ -81,7 +81,7 @@ public final class SpongeServer implements Closeable {
   private SpongeServer(Configuration conf, SharedPool pool) {
     this.pool = pool;
     String node = TaskIdentity.nodeName(conf);
-    this.endpoint = RemoteSettings.nodeServerEndpoint(conf, node);
+    this.endpoint = SpongeSettings.nodeServerEndpoint(conf, node);
     this.rack = RackResolver.rackOf(conf, node);
     this.metrics = new ServerMetrics(pool);
     this.shutdownTimeout = ServerOptions.SHUTDOWN_TIMEOUT.get(conf);
@@ -95,7 +95,7 @@ public final class SpongeServer implements Closeable {
     this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
     QuotaLedger ledger = new QuotaLedger();
     ledger.rebuild(pool.owners());
-    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
     ClientIdentity self =
         new ClientIdentity(
             endpoint,
@@ -110,7 +110,7 @@ public final class SpongeServer implements Closeable {
             metrics,
             self,
             secret,
-            new RemoteSettings(conf),
+            SpongeSettings.remote(conf),
             ServerOptions.RECLAIM_GRACE.get(conf).toMillis());
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -147,7 +147,7 @@ public final class SpongeServer implements Closeable {
    */
   public static SpongeServer start(Configuration conf) throws IOException {
     validate(conf);
-    SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf));
+    SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf));
     SpongeServer server;
     try {
       server = new SpongeServer(conf, pool);
@@ -165,17 +165,9 @@ public final class SpongeServer implements Closeable {
   }
 
   private static void validate(Configuration conf) {
-    for (org.spongefiles.core.config.ConfigOption<?> option : new ServerOptions().options()) {
-      option.get(conf);
-    }
-    for (org.spongefiles.core.config.ConfigOption<?> option : new ClusterOptions().options()) {
-      option.get(conf);
-    }
-    for (org.spongefiles.core.config.ConfigOption<?> option : new SpongeOptions().options()) {
-      option.get(conf);
-    }
-    new RemoteSettings(conf);
-    ClusterSecret.fromConfiguration(conf);
+    ConfigCheck.validate(conf, new ServerOptions(), new ClusterOptions(), new SpongeOptions());
+    SpongeSettings.remote(conf);
+    SpongeSettings.clusterSecret(conf);
   }
 
   private void bind(Configuration conf) throws IOException {

@@ -26,11 +26,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -98,7 +99,7 @@ public final class MemoryTracker implements Closeable {
     this.directory = new ServerDirectory(zookeeper, layout);
     this.poller =
         new StatsPoller(
-            directory, self, ClusterSecret.fromConfiguration(conf), pollTimeout.toMillis());
+            directory, self, SpongeSettings.clusterSecret(conf), pollTimeout.toMillis());
     this.latch =
         new LeaderLatch(
             zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
@@ -123,14 +124,9 @@ public final class MemoryTracker implements Closeable {
   }
 
   private static void validate(Configuration conf) {
-    for (ConfigOption<?> option : new TrackerOptions().options()) {
-      option.get(conf);
-    }
-    for (ConfigOption<?> option : new ClusterOptions().options()) {
-      option.get(conf);
-    }
+    ConfigCheck.validate(conf, new TrackerOptions(), new ClusterOptions());
     SpongeOptions.NODE_ID.get(conf);
-    ClusterSecret.fromConfiguration(conf);
+    SpongeSettings.clusterSecret(conf);
     ZooKeeperLayout.fromConfiguration(conf);
     if (ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
       throw new org.spongefiles.core.config.ConfigException(
@@ -141,7 +137,7 @@ public final class MemoryTracker implements Closeable {
   }
 
   private void begin(Configuration conf) throws Exception {
-    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
     long handshakeMillis = TrackerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis();
     ServerBootstrap bootstrap =
         new ServerBootstrap()

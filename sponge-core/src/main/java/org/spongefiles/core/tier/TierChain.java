@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.stats.SpongeStats;
 
 /**
  * The ordered tiers of a task, nearest first. The chain alone decides where a chunk goes and counts
@@ -27,10 +26,10 @@ public final class TierChain implements Closeable {
 
   private final List<Tier> tiers;
   private final PoolTier pool;
-  private final SpongeStats stats;
+  private final TierWrites stats;
   private final AtomicBoolean reserveFailureLogged = new AtomicBoolean();
 
-  public TierChain(List<Tier> tiers, SpongeStats stats) {
+  public TierChain(List<Tier> tiers, TierWrites stats) {
     this.tiers = List.copyOf(tiers);
     this.stats = stats;
     PoolTier found = null;
