@@ -40,7 +40,7 @@ public final class PoolSpec {
   public static PoolSpec fromConfiguration(Configuration conf) {
     return new PoolSpec(
         Path.of(SpongeOptions.POOL_DIR.get(conf)),
-        SpongeOptions.POOL_NAME.get(conf),
+        expandUser(SpongeOptions.POOL_NAME.get(conf)),
         SpongeOptions.POOL_SIZE.get(conf),
         SpongeOptions.CHUNK_SIZE.get(conf).intValue(),
         SpongeOptions.POOL_SEGMENT_SIZE.get(conf),
@@ -95,5 +95,10 @@ public final class PoolSpec {
   @Override
   public String toString() {
     return metadataFile().toString();
+  }
+
+  /** A pool name with {@code ${user.name}} replaced by this process's OS user. */
+  static String expandUser(String name) {
+    return name.replace("${user.name}", System.getProperty("user.name"));
   }
 }
