@@ -37,9 +37,13 @@ public final class SpongeOptions implements OptionSet {
                   + "All tasks and the sponge server of a node must use the same directory.");
 
   public static final ConfigOption<String> POOL_NAME =
-      ConfigOption.string("sponge.pool.name", "sponge-pool")
+      ConfigOption.string("sponge.pool.name", "sponge-pool-${user.name}")
           .validate(Validator.nonBlank())
-          .describe("Base name of the pool's files in sponge.pool.dir.");
+          .describe(
+              "Base name of the pool's files in sponge.pool.dir; ${user.name} is the OS user of "
+                  + "the process. By default each OS user has a pool of its own (files 0600): "
+                  + "tasks share memory directly only with processes of their own user, and with "
+                  + "others only through a sponge server, which checks ownership.");
 
   public static final ConfigOption<Long> POOL_SIZE =
       ConfigOption.bytes("sponge.pool.size", 1L << 30)
@@ -64,13 +68,13 @@ public final class SpongeOptions implements OptionSet {
                   + "sponge server should create it; tasks then skip the pool until it exists.");
 
   public static final ConfigOption<String> POOL_PERMISSIONS =
-      ConfigOption.string("sponge.pool.permissions", "rw-rw----")
+      ConfigOption.string("sponge.pool.permissions", "rw-------")
           .importance(Importance.LOW)
           .validate(posixPermissions())
           .describe(
-              "POSIX permissions of newly created pool files. Every task user and the sponge "
-                  + "server must be able to read and write them: on a cluster whose tasks run as "
-                  + "their submitting users, put those users in the pool's group or use rw-rw-rw-.");
+              "POSIX permissions of newly created pool files. Any process that can open them "
+                  + "can read and write every chunk in the pool, so keep them to the pool's own "
+                  + "user (the default) unless all users sharing a pool trust each other.");
 
   public static final ConfigOption<Boolean> POOL_CHECKSUM =
       ConfigOption.bool("sponge.pool.checksum", false)

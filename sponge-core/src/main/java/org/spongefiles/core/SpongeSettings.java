@@ -26,7 +26,7 @@ public final class SpongeSettings {
   public static PoolSpec poolSpec(Configuration conf) {
     return new PoolSpec(
         Path.of(SpongeOptions.POOL_DIR.get(conf)),
-        SpongeOptions.POOL_NAME.get(conf),
+        PoolSpec.expandUser(SpongeOptions.POOL_NAME.get(conf)),
         SpongeOptions.POOL_SIZE.get(conf),
         SpongeOptions.CHUNK_SIZE.get(conf).intValue(),
         SpongeOptions.POOL_SEGMENT_SIZE.get(conf),

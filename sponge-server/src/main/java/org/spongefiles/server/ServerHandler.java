@@ -58,6 +58,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private InetAddress address;
   private ScheduledFuture<?> handshakeDeadline;
   private Hello hello;
+  private long session;
   private String nodeKey;
   private int host;
   private int inFlight;
@@ -68,16 +69,19 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
     final RecvByteBufAllocator receiveBuffers;
     final long handshakeTimeoutMillis;
     final RefusalLog refusals;
+    final SessionKeys sessions;
 
     Limits(
         int maxPayload,
         RecvByteBufAllocator receiveBuffers,
         long handshakeTimeoutMillis,
-        RefusalLog refusals) {
+        RefusalLog refusals,
+        SessionKeys sessions) {
       this.maxPayload = maxPayload;
       this.receiveBuffers = receiveBuffers;
       this.handshakeTimeoutMillis = handshakeTimeoutMillis;
       this.refusals = refusals;
+      this.sessions = sessions;
     }
   }
 
@@ -175,21 +179,32 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
       }
       throw e;
     }
-    hello = accepted;
-    handshakeDeadline.cancel(false);
-    ctx.pipeline().get(FrameDecoder.class).setMaxPayload(limits.maxPayload);
-    ctx.channel().config().setRecvByteBufAllocator(limits.receiveBuffers);
     SocketAddress remote = ctx.channel().remoteAddress();
     String peerHost =
         remote instanceof InetSocketAddress
             ? ((InetSocketAddress) remote).getHostString()
             : String.valueOf(remote);
-    nodeKey = service.nodeKey(hello, peerHost);
+    String node = service.nodeKey(accepted, peerHost);
+    byte[] ticket =
+        accepted.ticket.length == 0 ? limits.sessions.issue(accepted, node) : accepted.ticket;
+    try {
+      session = limits.sessions.session(ticket, accepted, node, peer);
+    } catch (WireException e) {
+      metrics.authFailures.inc();
+      throw e;
+    }
+    handshake.welcome(ctx, frame.requestId, accepted, ticket);
+    hello = accepted;
+    nodeKey = node;
+    handshakeDeadline.cancel(false);
+    ctx.pipeline().get(FrameDecoder.class).setMaxPayload(limits.maxPayload);
+    ctx.channel().config().setRecvByteBufAllocator(limits.receiveBuffers);
     LOG.debug(
-        "{} is task {} of node {}",
+        "{} is task {} of node {}, session {}",
         peer,
         hello.taskId,
-        nodeKey.isEmpty() ? "(this node)" : nodeKey);
+        nodeKey.isEmpty() ? "(this node)" : nodeKey,
+        Long.toHexString(session));
   }
 
   private void serve(ChannelHandlerContext ctx, InboundFrame frame) throws IOException {
@@ -201,7 +216,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
             throw new WireException(
                 ErrorCode.MALFORMED_FRAME, peer, "ALLOCATE body of " + body.remaining() + " bytes");
           }
-          ChunkOwner owner = service.ownerForAllocation(hello, nodeKey, host, peer);
+          ChunkOwner owner = service.ownerForAllocation(hello, session, nodeKey, host, peer);
           host = owner.host();
           List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
           metrics.taskNames.record(owner.task(), hello.taskId);
@@ -212,14 +227,15 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         {
           ChunkRange range = ChunkRange.decodeWrite(body, peer);
           ByteBuf data = frame.payload.slice(ChunkRange.WRITE_HEAD, range.length);
-          service.write(service.existingOwner(hello, nodeKey, host), range, data, peer);
+          service.write(service.existingOwner(hello, session, nodeKey, host), range, data, peer);
           reply(ctx, Opcode.WRITTEN, frame.requestId, ByteBuffer.allocate(0));
           break;
         }
       case READ:
         {
           ChunkRange range = ChunkRange.decodeRead(body, peer);
-          ByteBuffer bytes = service.read(service.existingOwner(hello, nodeKey, host), range, peer);
+          ByteBuffer bytes =
+              service.read(service.existingOwner(hello, session, nodeKey, host), range, peer);
           ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes));
           break;
         }
@@ -227,7 +243,8 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         {
           int freed =
               service.free(
-                  service.existingOwner(hello, nodeKey, host), ChunkHandles.decode(body, peer));
+                  service.existingOwner(hello, session, nodeKey, host),
+                  ChunkHandles.decode(body, peer));
           reply(ctx, Opcode.FREED, frame.requestId, ByteBuffer.allocate(4).putInt(freed).flip());
           break;
         }

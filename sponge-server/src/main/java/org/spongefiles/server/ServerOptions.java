@@ -41,9 +41,18 @@ public final class ServerOptions implements OptionSet {
       ConfigOption.bytes("sponge.server.quota.per.task", 0)
           .validate(Validator.bytesBetween(0, 1L << 50))
           .describe(
-              "Most bytes one task may hold in this node's pool through the server; past it "
-                  + "allocations are refused (QUOTA_EXCEEDED) and the task moves to another tier. "
-                  + "0 means no quota.");
+              "Most bytes one task may hold in this node's pool through the server, counted per "
+                  + "session the server issued (a task's connections to a server share one); past "
+                  + "it allocations are refused (QUOTA_EXCEEDED) and the task moves to another "
+                  + "tier. 0 means no quota.");
+
+  public static final ConfigOption<Long> QUOTA_PER_NODE =
+      ConfigOption.bytes("sponge.server.quota.per.node", 0)
+          .validate(Validator.bytesBetween(0, 1L << 50))
+          .describe(
+              "Most bytes the tasks of one other node may hold in this node's pool together, "
+                  + "however many sessions they open; past it allocations are refused "
+                  + "(QUOTA_EXCEEDED). 0 means no quota.");
 
   public static final ConfigOption<Integer> METRICS_PORT =
       ConfigOption.integer("sponge.server.metrics.port", 7072)
@@ -101,6 +110,7 @@ public final class ServerOptions implements OptionSet {
           RECLAIM_INTERVAL,
           RECLAIM_GRACE,
           QUOTA_PER_TASK,
+          QUOTA_PER_NODE,
           METRICS_PORT,
           SHUTDOWN_TIMEOUT,
           HANDSHAKE_TIMEOUT,

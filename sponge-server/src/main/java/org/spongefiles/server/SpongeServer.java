@@ -20,6 +20,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,6 +41,8 @@ import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
@@ -78,7 +82,7 @@ public final class SpongeServer implements Closeable {
   private CuratorFramework zookeeper;
   private Closeable registration;
 
-  private SpongeServer(Configuration conf, SharedPool pool) {
+  private SpongeServer(Configuration conf, SharedPool pool, SessionKeys sessions) {
     this.pool = pool;
     String node = TaskIdentity.nodeName(conf);
     this.endpoint = SpongeSettings.nodeServerEndpoint(conf, node);
@@ -121,7 +125,13 @@ public final class SpongeServer implements Closeable {
             });
     PoolService service =
         new PoolService(
-            pool, endpoint, rack, ServerOptions.QUOTA_PER_TASK.get(conf), ledger, metrics);
+            pool,
+            endpoint,
+            rack,
+            ServerOptions.QUOTA_PER_TASK.get(conf),
+            ServerOptions.QUOTA_PER_NODE.get(conf),
+            ledger,
+            metrics);
     int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
     ServerHandler.Limits limits =
         new ServerHandler.Limits(
@@ -129,7 +139,8 @@ public final class SpongeServer implements Closeable {
             // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
             new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE),
             ServerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis(),
-            refusals);
+            refusals,
+            sessions);
     this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this, limits);
   }
 
@@ -148,10 +159,16 @@ public final class SpongeServer implements Closeable {
   public static SpongeServer start(Configuration conf) throws IOException {
     validate(conf);
     SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf));
+    try {
+      checkChunkSize(pool.chunkSize(), conf);
+    } catch (ConfigException e) {
+      pool.close();
+      throw e;
+    }
     SpongeServer server;
     try {
-      server = new SpongeServer(conf, pool);
-    } catch (RuntimeException e) {
+      server = new SpongeServer(conf, pool, SessionKeys.forPool(pool.metadataFile()));
+    } catch (IOException | RuntimeException e) {
       pool.close();
       throw e;
     }
@@ -168,6 +185,38 @@ public final class SpongeServer implements Closeable {
     ConfigCheck.validate(conf, new ServerOptions(), new ClusterOptions(), new SpongeOptions());
     SpongeSettings.remote(conf);
     SpongeSettings.clusterSecret(conf);
+    checkChunkSize(SpongeOptions.CHUNK_SIZE.get(conf), conf);
+    checkPoolDir(conf);
+  }
+
+  /** Tasks refuse chunks that are not whole checksum blocks: so does the server, at start. */
+  private static void checkChunkSize(long chunkSize, Configuration conf) {
+    long block = SpongeOptions.CHECKSUM_BLOCK_SIZE.get(conf);
+    if (chunkSize % block != 0) {
+      throw new ConfigException(
+          SpongeOptions.CHUNK_SIZE.key(),
+          ByteSize.format(chunkSize),
+          "tasks accept only whole multiples of "
+              + SpongeOptions.CHECKSUM_BLOCK_SIZE.key()
+              + " ("
+              + ByteSize.format(block)
+              + ")");
+    }
+  }
+
+  private static void checkPoolDir(Configuration conf) {
+    Path dir = Path.of(SpongeOptions.POOL_DIR.get(conf));
+    String problem = null;
+    if (!Files.exists(dir)) {
+      problem = "does not exist";
+    } else if (!Files.isDirectory(dir)) {
+      problem = "is not a directory";
+    } else if (!Files.isWritable(dir)) {
+      problem = "is not writable by user " + System.getProperty("user.name");
+    }
+    if (problem != null) {
+      throw new ConfigException(SpongeOptions.POOL_DIR.key(), dir.toString(), problem);
+    }
   }
 
   private void bind(Configuration conf) throws IOException {
@@ -216,14 +265,10 @@ public final class SpongeServer implements Closeable {
     int port = SpongeOptions.SERVER_PORT.get(conf);
     io.netty.channel.ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bound.isSuccess()) {
-      throw new IOException(
-          "Cannot listen on "
-              + host
-              + ":"
-              + port
-              + " (sponge.server.bind.host, sponge.server.port): "
-              + bound.cause().getMessage(),
-          bound.cause());
+      throw new ConfigException(
+          SpongeOptions.SERVER_PORT.key(),
+          Integer.toString(port),
+          "cannot listen on " + host + ":" + port + ": " + bound.cause().getMessage());
     }
     serverChannel = bound.channel();
     long interval = ServerOptions.RECLAIM_INTERVAL.get(conf).toMillis();
@@ -233,7 +278,14 @@ public final class SpongeServer implements Closeable {
         refusals::flush, logInterval, logInterval, TimeUnit.MILLISECONDS);
     int metricsPort = ServerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
-      http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      try {
+        http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      } catch (IOException e) {
+        throw new ConfigException(
+            ServerOptions.METRICS_PORT.key(),
+            Integer.toString(metricsPort),
+            "cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+      }
     }
     if (!ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
       zookeeper = ZooKeeperClients.start(conf);

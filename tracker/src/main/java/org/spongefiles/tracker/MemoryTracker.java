@@ -119,6 +119,9 @@ public final class MemoryTracker implements Closeable {
       return tracker;
     } catch (Exception e) {
       tracker.close();
+      if (e instanceof RuntimeException) {
+        throw (RuntimeException) e;
+      }
       throw e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
     }
   }
@@ -162,14 +165,10 @@ public final class MemoryTracker implements Closeable {
     int port = TrackerOptions.PORT.get(conf);
     ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bound.isSuccess()) {
-      throw new IOException(
-          "Cannot listen on "
-              + host
-              + ":"
-              + port
-              + " (sponge.tracker.bind.host, sponge.tracker.port): "
-              + bound.cause().getMessage(),
-          bound.cause());
+      throw new org.spongefiles.core.config.ConfigException(
+          TrackerOptions.PORT.key(),
+          Integer.toString(port),
+          "cannot listen on " + host + ":" + port + ": " + bound.cause().getMessage());
     }
     channel = bound.channel();
     latch.addListener(
@@ -192,7 +191,14 @@ public final class MemoryTracker implements Closeable {
     scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
     int metricsPort = TrackerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
-      http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      try {
+        http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      } catch (IOException e) {
+        throw new org.spongefiles.core.config.ConfigException(
+            TrackerOptions.METRICS_PORT.key(),
+            Integer.toString(metricsPort),
+            "cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+      }
     }
     LOG.info("Tracker {} listening on {}", endpoint, channel.localAddress());
   }

@@ -77,7 +77,7 @@ final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
             ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
       }
       if (!authenticated) {
-        handshake.accept(ctx, frame, peer);
+        handshake.welcome(ctx, frame.requestId, handshake.accept(ctx, frame, peer), new byte[0]);
         authenticated = true;
         handshakeDeadline.cancel(false);
         ctx.pipeline().get(FrameDecoder.class).setMaxPayload(Frame.MAX_CONTROL_PAYLOAD);

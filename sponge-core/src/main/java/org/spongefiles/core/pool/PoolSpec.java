@@ -81,4 +81,9 @@ public final class PoolSpec {
   public String toString() {
     return metadataFile().toString();
   }
+
+  /** A pool name with {@code ${user.name}} replaced by this process's OS user. */
+  public static String expandUser(String name) {
+    return name.replace("${user.name}", System.getProperty("user.name"));
+  }
 }

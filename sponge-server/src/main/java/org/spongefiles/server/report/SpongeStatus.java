@@ -11,7 +11,7 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.config.DaemonArguments;
-import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.SpongeSettings;
 
 /**
  * {@code bin/sponge status} (or {@code report}): the rack's memory tracker leader, every registered
@@ -74,7 +74,7 @@ public final class SpongeStatus {
           new StatusCollector(
                   zookeeper,
                   ZooKeeperLayout.fromConfiguration(conf),
-                  ClusterSecret.fromConfiguration(conf),
+                  SpongeSettings.clusterSecret(conf),
                   timeout)
               .collect();
       out.print(json ? StatusFormat.json(status) : StatusFormat.text(status));

@@ -3,7 +3,7 @@ package org.spongefiles.integration.bench.node;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.pool.SharedPool;
 
 /**
@@ -19,7 +19,7 @@ public final class PoolPrefault {
   /** Opens (creating) the pool {@code conf}'s sponge.pool.* keys describe and touches all of it. */
   public static long prefault(Configuration conf) throws IOException {
     long touched = 0;
-    try (SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf))) {
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
       for (int chunk = 0; chunk < pool.chunkCount(); chunk++) {
         ByteBuffer bytes = pool.chunkBuffer(chunk);
         for (int offset = 0; offset < bytes.capacity(); offset += PAGE) {
