@@ -398,6 +398,11 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     }
 
     @Override
+    public boolean overflowed() {
+      return store.overflowed(slot);
+    }
+
+    @Override
     public Iterable<V> values() {
       return ValueIterator::new;
     }

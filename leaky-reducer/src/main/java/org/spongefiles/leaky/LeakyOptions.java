@@ -63,6 +63,14 @@ public final class LeakyOptions implements OptionSet {
                   + "(public API only: Hadoop deserializes the value, the helper serializes it "
                   + "again).");
 
+  public static final ConfigOption<Long> JOIN_PROBE_BATCH =
+      ConfigOption.bytes("sponge.leaky.join.probe.batch", 1L << 20)
+          .validate(Validator.bytesBetween(1, 1L << 30))
+          .describe(
+              "LeakyJoinReducer: serialized probe-side records of one join key buffered on the heap "
+                  + "when that key's build-side values were moved to SpongeFiles; the build values "
+                  + "are read back once per batch instead of once per probe record.");
+
   @Override
   public String title() {
     return "leaky-reducer: the leaky-buffer hashtable";
@@ -77,7 +85,14 @@ public final class LeakyOptions implements OptionSet {
   @Override
   public List<ConfigOption<?>> options() {
     return List.of(
-        BUDGET, BUDGET_FRACTION, LAYOUT, AUTO_LOAD_FACTOR, AUTO_SAMPLE, PAGE_SIZE, VALUE_BYTES);
+        BUDGET,
+        BUDGET_FRACTION,
+        LAYOUT,
+        AUTO_LOAD_FACTOR,
+        AUTO_SAMPLE,
+        PAGE_SIZE,
+        VALUE_BYTES,
+        JOIN_PROBE_BATCH);
   }
 
   @Override

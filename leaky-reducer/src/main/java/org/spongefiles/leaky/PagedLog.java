@@ -115,6 +115,11 @@ final class PagedLog {
             + ")");
   }
 
+  /** Whether the record at {@code address} starts in a page moved to the overflow. */
+  boolean moved(long address) {
+    return address / pageSize < firstResident;
+  }
+
   int pageSize() {
     return pageSize;
   }

@@ -177,6 +177,11 @@ final class PerKeyStore implements ValueStore {
   }
 
   @Override
+  public boolean overflowed(int slot) {
+    return slot < extents.size() && extents.get(slot) != null;
+  }
+
+  @Override
   public Cursor cursor(int slot) {
     if (count(slot) == 0) {
       return view -> false;

@@ -73,6 +73,12 @@ final class SharedLogStore implements ValueStore {
     return slot < counts.size() ? counts.getInt(slot) : 0;
   }
 
+  /** A key's first value is its oldest, and pages move oldest first. */
+  @Override
+  public boolean overflowed(int slot) {
+    return count(slot) > 0 && log.moved(first.getLong(slot));
+  }
+
   @Override
   public Cursor cursor(int slot) {
     int count = count(slot);

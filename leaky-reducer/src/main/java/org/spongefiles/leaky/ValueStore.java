@@ -21,6 +21,9 @@ interface ValueStore extends Closeable {
   /** Number of values of {@code slot} (0 for a slot never appended to). */
   int count(int slot);
 
+  /** Whether some values of {@code slot} were moved to the overflow. */
+  boolean overflowed(int slot);
+
   /** Reads the values of {@code slot} in the order they were appended. */
   Cursor cursor(int slot);
 
