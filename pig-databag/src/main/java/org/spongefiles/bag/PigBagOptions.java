@@ -26,7 +26,9 @@ public final class PigBagOptions implements OptionSet {
           .describe(
               "Bytes a bag's reader of one spilled run buffers: twice this much in direct "
                   + "memory for chunks outside the node's pool (rounded to checksum blocks, at "
-                  + "most a chunk), plus this much on the heap. Pool chunks are read in place.");
+                  + "most a chunk), plus this much on the heap. Pool chunks are read in place. "
+                  + "The readers of one merge share a quarter of sponge.pig.bag.memory: more "
+                  + "runs than fit with this buffer each get less (at least 4 KiB).");
 
   public static final ConfigOption<Double> BAG_MEMORY =
       ConfigOption.decimal("sponge.pig.bag.memory", 0.2)
@@ -39,7 +41,9 @@ public final class PigBagOptions implements OptionSet {
                   + "each bag of a COGROUP of n inputs 1/n; the factory is not told which operator "
                   + "asks, so each gets all of it: lower this for scripts that cogroup large "
                   + "inputs. 0 leaves spilling to Pig's memory manager alone, which spills late "
-                  + "and follows each spill with System.gc().");
+                  + "and follows each spill with System.gc(). The bags' own run readers and "
+                  + "writers (buffers and merge heads) count in this share: while they are open, "
+                  + "bags spill themselves earlier, keeping at least a quarter of it for tuples.");
 
   private static final List<ConfigOption<?>> ALL = List.of(BAG_MEMORY, MERGE_FANIN, READ_BUFFER);
 

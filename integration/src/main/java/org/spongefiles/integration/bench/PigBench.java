@@ -26,9 +26,16 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
  * <p>Both variants run with {@code mapreduce.reduce.shuffle.input.buffer.percent=0.3}: at 256 MB
  * Hadoop's local shuffle otherwise runs out of heap before Pig sees a tuple, in either variant.
  *
+ * <p>Then (or alone, with {@code bench.pig.part=recipe}) the recipe against stock Pig on the least
+ * heap and the time at the same heap ({@link PigRecipeMeasure}): {@code BENCH
+ * pig-recipe-least-heap} and {@code BENCH pig-recipe-time}.
+ *
  * <p>Properties: {@code bench.pig.pages} (3,000,000), {@code bench.pig.heap} (256m), {@code
  * bench.pig.reps} (2), {@code bench.pig.pool.size} (2g), {@code bench.pig.mode} (local), {@code
- * bench.pig.dir} (a temporary directory).
+ * bench.pig.dir} (a temporary directory), {@code bench.pig.part} ({@code all}, {@code paper} or
+ * {@code recipe}), {@code bench.pig.recipe.pages} (1,000,000), {@code bench.pig.recipe.heap.mb}
+ * (256: the time's heap and the top of the least-heap search), {@code bench.pig.recipe.sort.mb}
+ * (Hadoop's io.sort.mb for both variants there; 0: {@link PigJvm}'s 16).
  */
 public final class PigBench {
   private static final PigQuery[] QUERIES = {PigQuery.ANCHORTEXT, PigQuery.QUANTILES};
@@ -38,6 +45,10 @@ public final class PigBench {
   private final int reps = Integer.getInteger("bench.pig.reps", 2);
   private final String poolSize = System.getProperty("bench.pig.pool.size", "2g");
   private final String mode = System.getProperty("bench.pig.mode", "local");
+  private final String part = System.getProperty("bench.pig.part", "all");
+  private final long recipePages = Long.getLong("bench.pig.recipe.pages", 1_000_000);
+  private final int recipeHeapMb = Integer.getInteger("bench.pig.recipe.heap.mb", 256);
+  private final int recipeSortMb = Integer.getInteger("bench.pig.recipe.sort.mb", 0);
   private final Path dir;
   private final Path poolDir;
   private final Path input;
@@ -65,6 +76,17 @@ public final class PigBench {
   }
 
   private void run() throws Exception {
+    if (!part.equals("recipe")) {
+      paper();
+    }
+    if (!part.equals("paper")) {
+      new PigRecipeMeasure(dir, poolDir, poolSize, recipePages, recipeHeapMb, reps, recipeSortMb)
+          .run();
+    }
+  }
+
+  /** The paper's experiment: both queries quiet and under contention, and the bypass. */
+  private void paper() throws Exception {
     long start = System.nanoTime();
     long bytes = new WebCrawlGenerator(2014).write(input, pages, 8);
     BenchReport.info(
