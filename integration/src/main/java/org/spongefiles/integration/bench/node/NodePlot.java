@@ -22,7 +22,10 @@ final class NodePlot {
         new CategoryChartBuilder()
             .width(800)
             .height(480)
-            .title("Median job, reduce phase on " + disk + " (median of runs, min-max bars)")
+            .title(
+                "Median job, reduce phase on "
+                    + disk
+                    + " (median of runs; bars as wide as min-max)")
             .xAxisTitle("load / memory")
             .yAxisTitle("reduce phase (s)")
             .build();

@@ -22,10 +22,10 @@ import org.spongefiles.integration.bench.MedianMeasure;
  * below) so the sweep runs in minutes. Without root it runs the nvme row in a plain directory and
  * says in one line per missing piece why the rest did not run.
  *
- * <p>Properties: {@code bench.node.disks} (nvme,sata-ssd,hdd), {@code bench.node.loads}
- * (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code bench.node.runs} (3),
- * {@code bench.node.heap} (384m) and {@code bench.node.direct} (64m) of each run's JVM, {@code
- * bench.node.overhead} (320m, the JVM's memory beyond heap and direct), {@code
+ * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
+ * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
+ * bench.node.runs} (3), {@code bench.node.heap} (384m) and {@code bench.node.direct} (64m) of each
+ * run's JVM, {@code bench.node.overhead} (320m, the JVM's memory beyond heap and direct), {@code
  * bench.node.cache.abundant} (2g), {@code bench.node.cache.scarce} (32m), {@code bench.node.out}
  * (../docs/results/node-sweep, relative to integration/ where the bench profile runs), {@code
  * bench.node.dir} (java.io.tmpdir, where the disk images go); and MedianBench's, whose defaults
@@ -33,7 +33,7 @@ import org.spongefiles.integration.bench.MedianMeasure;
  * server.
  */
 public final class NodeSweep {
-  private final List<String> disks = list("bench.node.disks", "nvme,sata-ssd,hdd");
+  private final List<String> disks = list("bench.node.disks", "hdd,sata-ssd,nvme");
   private final List<String> loads = list("bench.node.loads", "quiet,contended");
   private final List<String> memories = list("bench.node.memory", "abundant,scarce");
   private final int runs = Integer.getInteger("bench.node.runs", 3);
@@ -111,6 +111,8 @@ public final class NodeSweep {
       } finally {
         if (disk != null) {
           disk.close();
+        } else {
+          StaleResources.deleteTree(imageDir.resolve(Teardown.prefix() + "nvme"));
         }
       }
     }

@@ -73,12 +73,25 @@ public final class StaleResources {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     try (Stream<Path> files = Files.list(tmp)) {
       for (Path file : (Iterable<Path>) files::iterator) {
-        if (stale(file.getFileName().toString()) && Files.deleteIfExists(file)) {
+        if (stale(file.getFileName().toString())) {
+          deleteTree(file);
           removed.add("file " + file);
         }
       }
     }
     return removed;
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path path :
+          (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   /** Whether {@code name} is an emulator name of a process that no longer runs. */

@@ -90,6 +90,9 @@ class NodeEmulatorTest {
       assertThat(HostCommand.run("ip", "netns", "list")).contains(namespaces);
       assertThat(HostCommand.run("tc", "-n", rack.namespace(1), "class", "show", "dev", "eth0"))
           .contains("rate 1Gbit");
+      // The other direction: the switch's port towards node 2.
+      assertThat(HostCommand.run("tc", "-n", namespaces.get(0), "class", "show", "dev", "port2"))
+          .contains("rate 1Gbit");
       assertThat(HostCommand.run("ip", "-n", rack.namespace(2), "addr", "show", "eth0"))
           .contains("inet 10.233.3.2/24");
       // A JVM in node 2 echoes one line; node 1 connects to it by address through the bridge.
