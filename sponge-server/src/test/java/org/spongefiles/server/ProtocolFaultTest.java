@@ -100,7 +100,9 @@ class ProtocolFaultTest {
   @Test
   void unknownOpcode() throws Exception {
     expectClosedWith(
-        header(Frame.MAGIC, Frame.VERSION, 99, 0, 0), ErrorCode.MALFORMED_FRAME, "unknown opcode 99");
+        header(Frame.MAGIC, Frame.VERSION, 99, 0, 0),
+        ErrorCode.MALFORMED_FRAME,
+        "unknown opcode 99");
   }
 
   @Test
@@ -116,7 +118,9 @@ class ProtocolFaultTest {
   @Test
   void aResponseSentByAClientIsOutOfOrder() throws Exception {
     expectClosedWith(
-        header(Frame.MAGIC, Frame.VERSION, 15, 1, 0), ErrorCode.OUT_OF_ORDER, "a client sent a response frame");
+        header(Frame.MAGIC, Frame.VERSION, 15, 1, 0),
+        ErrorCode.OUT_OF_ORDER,
+        "a client sent a response frame");
   }
 
   @Test

@@ -59,7 +59,9 @@ public final class TrackerMain {
       err.println("usage: TrackerMain --conf sponge-site.xml [-Dkey=value ...]");
       return null;
     } catch (RuntimeException e) {
-      err.println("sponge-tracker: cannot read the configuration: " + oneLine(String.valueOf(e.getMessage())));
+      err.println(
+          "sponge-tracker: cannot read the configuration: "
+              + oneLine(String.valueOf(e.getMessage())));
       return null;
     }
     try {
