@@ -66,7 +66,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   /** What an authenticated connection may use, and how long a stranger may take to become one. */
   static final class Limits {
     final int maxPayload;
-    final RecvByteBufAllocator receiveBuffers;
+    final RecvByteBufAllocator receiveBuffers; // after authentication
     final long handshakeTimeoutMillis;
     final RefusalLog refusals;
     final SessionKeys sessions;
@@ -198,7 +198,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
     nodeKey = node;
     handshakeDeadline.cancel(false);
     ctx.pipeline().get(FrameDecoder.class).setMaxPayload(limits.maxPayload);
-    ctx.channel().config().setRecvByteBufAllocator(limits.receiveBuffers);
+    ((TwoStageRecvAllocator) ctx.channel().config().getRecvByteBufAllocator()).authenticated();
     LOG.debug(
         "{} is task {} of node {}, session {}",
         peer,

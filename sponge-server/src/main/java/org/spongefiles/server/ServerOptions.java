@@ -77,10 +77,11 @@ public final class ServerOptions implements OptionSet {
 
   public static final ConfigOption<Duration> IDLE_TIMEOUT =
       ConfigOption.duration("sponge.server.idle.timeout", Duration.ofMinutes(10))
-          .validate(Validator.durationBetween(Duration.ofSeconds(1), Duration.ofDays(1)))
+          .validate(Validator.durationBetween(Duration.ofMinutes(2), Duration.ofDays(1)))
           .describe(
               "An authenticated connection with no traffic either way for this long is closed; "
-                  + "tasks open a new one when they need it.");
+                  + "tasks open a new one when they need it (they reuse a connection only within a"
+                  + " minute of its last use, so this is at least two minutes).");
 
   public static final ConfigOption<Integer> MAX_CONNECTIONS =
       ConfigOption.integer("sponge.server.max.connections", 4096)

@@ -133,7 +133,7 @@ public final class SpongeServer implements Closeable {
             ledger,
             metrics);
     int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
-    ServerHandler.Limits limits =
+    this.handlerLimits =
         new ServerHandler.Limits(
             maxPayload,
             // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
@@ -141,9 +141,10 @@ public final class SpongeServer implements Closeable {
             ServerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis(),
             refusals,
             sessions);
-    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this, limits);
+    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this, handlerLimits);
   }
 
+  private final ServerHandler.Limits handlerLimits;
   private final HandlerFactory handlerFactory;
 
   private interface HandlerFactory {
@@ -225,11 +226,6 @@ public final class SpongeServer implements Closeable {
             .group(boss, workers)
             .channel(NioServerSocketChannel.class)
             .childOption(ChannelOption.TCP_NODELAY, true)
-            // Until HELLO succeeds a peer's bytes are read into small buffers only.
-            .childOption(
-                ChannelOption.RCVBUF_ALLOCATOR,
-                new FixedRecvByteBufAllocator(
-                    Frame.HEADER_SIZE + Frame.MAX_UNAUTHENTICATED_PAYLOAD))
             .childOption(
                 ChannelOption.WRITE_BUFFER_WATER_MARK,
                 new WriteBufferWaterMark(2 * pool.chunkSize(), 8 * pool.chunkSize()))
@@ -249,6 +245,13 @@ public final class SpongeServer implements Closeable {
                     }
                     ch.closeFuture().addListener(closed -> gate.release(address));
                     channels.add(ch);
+                    // Until HELLO succeeds a peer's bytes are read into small buffers only.
+                    ch.config()
+                        .setRecvByteBufAllocator(
+                            new TwoStageRecvAllocator(
+                                new FixedRecvByteBufAllocator(
+                                    Frame.HEADER_SIZE + Frame.MAX_UNAUTHENTICATED_PAYLOAD),
+                                handlerLimits.receiveBuffers));
                     ch.pipeline()
                         .addLast(
                             "idle",

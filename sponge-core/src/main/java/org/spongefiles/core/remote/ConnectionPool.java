@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /**
@@ -16,6 +17,10 @@ import org.spongefiles.core.wire.ClusterSecret;
  * <p>All of a task's connections to one server share the session its first connection was issued
  * (the server binds chunks to sessions): the first connection to a server is opened alone, and
  * later ones present its ticket.
+ *
+ * <p>A connection idle for more than {@link #MAX_IDLE_NANOS} is closed instead of reused: servers
+ * close connections idle for {@code sponge.server.idle.timeout} (at least two minutes), and a write
+ * on a connection the server already closed would count that server as failed.
  */
 public final class ConnectionPool implements Closeable {
   private final ClientIdentity identity;
@@ -23,7 +28,10 @@ public final class ConnectionPool implements Closeable {
   private final Duration connectTimeout;
   private final Duration ioTimeout;
   private final int maxIdlePerServer;
+  static final long MAX_IDLE_NANOS = TimeUnit.MINUTES.toNanos(1);
+
   private final Map<ServerAddress, Deque<RemoteConnection>> idle = new HashMap<>();
+  private final Map<RemoteConnection, Long> idleSince = new HashMap<>();
   private final Map<ServerAddress, byte[]> tickets = new HashMap<>();
   private final Map<ServerAddress, Object> openLocks = new HashMap<>();
   private boolean closed;
@@ -49,9 +57,13 @@ public final class ConnectionPool implements Closeable {
         throw new IOException("connections of " + identity + " are closed");
       }
       Deque<RemoteConnection> connections = idle.get(server);
-      RemoteConnection connection = connections == null ? null : connections.pollFirst();
-      if (connection != null) {
-        return connection;
+      RemoteConnection connection;
+      while (connections != null && (connection = connections.pollFirst()) != null) {
+        long since = idleSince.remove(connection);
+        if (System.nanoTime() - since <= MAX_IDLE_NANOS) {
+          return connection;
+        }
+        connection.close();
       }
       ticket = tickets.get(server);
     }
@@ -95,6 +107,7 @@ public final class ConnectionPool implements Closeable {
             idle.computeIfAbsent(connection.server(), s -> new ArrayDeque<>());
         if (connections.size() < maxIdlePerServer) {
           connections.addFirst(connection);
+          idleSince.put(connection, System.nanoTime());
           return;
         }
       }
@@ -107,6 +120,9 @@ public final class ConnectionPool implements Closeable {
     Deque<RemoteConnection> connections;
     synchronized (this) {
       connections = idle.remove(server);
+      if (connections != null) {
+        connections.forEach(idleSince::remove);
+      }
     }
     if (connections != null) {
       connections.forEach(RemoteConnection::close);
@@ -122,5 +138,6 @@ public final class ConnectionPool implements Closeable {
       connections.forEach(RemoteConnection::close);
     }
     idle.clear();
+    idleSince.clear();
   }
 }
