@@ -40,7 +40,7 @@ class MemoryManagerTest {
       SpongeBag small = (SpongeBag) fixture.factory.newSortedBag(null);
       input.subList(0, 10).forEach(small::add);
 
-      MemoryPressure.notifyFullHeap();
+      FullHeap.tellPig();
 
       assertThat(large.runCount()).isEqualTo(1);
       assertThat(large.inMemory()).isZero();

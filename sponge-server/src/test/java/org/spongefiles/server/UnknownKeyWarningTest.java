@@ -10,32 +10,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.ChildJvm;
 
 /** A misspelt key in sponge-site.xml is reported when the daemon starts, not silently ignored. */
 class UnknownKeyWarningTest {
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
 
   @Test
   void aMisspeltPoolSizeInTheSiteFileIsWarnedAtStartNamingTheKnownKey() throws Exception {
-    Configuration conf = fixture.serverConf("node-typo", 16);
-    conf.set("sponge.pool.szie", "64m");
     Path site = Files.createTempFile("sponge-site", ".xml");
     Path stderr = Files.createTempFile("server-typo", ".err");
-    try {
+    try (ServerFixture fixture = new ServerFixture()) {
+      Configuration conf = fixture.serverConf("node-typo", 16);
+      conf.set("sponge.pool.szie", "64m");
       try (OutputStream out = Files.newOutputStream(site)) {
         conf.writeXml(out);
       }

@@ -5,12 +5,10 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -18,6 +16,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.spongefiles.leaky.mapreduce.CountersReporter;
 
 /**
  * Runs one reduce task's reduce phase the way Hadoop's ReduceTask does (a {@code ReduceContextImpl}
@@ -52,7 +51,7 @@ public final class LeakyReduceRunner {
               counters.findCounter(TaskCounter.REDUCE_INPUT_RECORDS),
               new DigestWriter(),
               null,
-              new Reporter(),
+              new CountersReporter(counters),
               WritableComparator.get(keyClass, conf),
               keyClass,
               valueClass);
@@ -73,28 +72,5 @@ public final class LeakyReduceRunner {
 
     @Override
     public void close(TaskAttemptContext context) {}
-  }
-
-  private final class Reporter extends StatusReporter {
-    @Override
-    public Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
-    }
-
-    @Override
-    public Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
-    }
-
-    @Override
-    public void progress() {}
-
-    @Override
-    public float getProgress() {
-      return 0;
-    }
-
-    @Override
-    public void setStatus(String status) {}
   }
 }

@@ -1,15 +1,6 @@
 package org.spongefiles.integration.pig;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryNotificationInfo;
-import javax.management.Notification;
-import javax.management.ObjectName;
-import javax.management.openmbean.CompositeData;
-import javax.management.openmbean.CompositeDataSupport;
-import javax.management.openmbean.CompositeType;
-import javax.management.openmbean.OpenType;
-import javax.management.openmbean.SimpleType;
-import org.apache.pig.impl.util.SpillableMemoryManager;
+import org.spongefiles.bag.FullHeap;
 
 /**
  * Tells Pig's memory manager, every few milliseconds, that the heap is full, through the call the
@@ -28,7 +19,7 @@ final class PigSpillPressure implements AutoCloseable {
               while (!stopped) {
                 try {
                   Thread.sleep(periodMillis);
-                  SpillableMemoryManager.getInstance().handleNotification(fullHeap(), null);
+                  FullHeap.tellPig();
                 } catch (InterruptedException e) {
                   return;
                 } catch (Exception e) {
@@ -48,37 +39,6 @@ final class PigSpillPressure implements AutoCloseable {
     PigSpillPressure pressure = new PigSpillPressure(periodMillis);
     pressure.thread.start();
     return pressure;
-  }
-
-  /** A "collection usage threshold exceeded" notification reporting the heap full. */
-  static Notification fullHeap() throws Exception {
-    CompositeData real =
-        (CompositeData)
-            ManagementFactory.getPlatformMBeanServer()
-                .getAttribute(new ObjectName("java.lang:type=Memory"), "HeapMemoryUsage");
-    CompositeType usageType = real.getCompositeType();
-    long max = Runtime.getRuntime().maxMemory();
-    CompositeData usage =
-        new CompositeDataSupport(
-            usageType,
-            new String[] {"init", "used", "committed", "max"},
-            new Object[] {0L, max, max, max});
-    String[] items = {"poolName", "usage", "count"};
-    CompositeType infoType =
-        new CompositeType(
-            MemoryNotificationInfo.class.getName(),
-            "memory notification",
-            items,
-            items,
-            new OpenType<?>[] {SimpleType.STRING, usageType, SimpleType.LONG});
-    Notification notification =
-        new Notification(
-            MemoryNotificationInfo.MEMORY_COLLECTION_THRESHOLD_EXCEEDED,
-            ManagementFactory.getMemoryMXBean(),
-            System.nanoTime());
-    notification.setUserData(
-        new CompositeDataSupport(infoType, items, new Object[] {"pressure", usage, 1L}));
-    return notification;
   }
 
   @Override

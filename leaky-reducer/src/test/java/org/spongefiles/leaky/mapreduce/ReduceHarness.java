@@ -11,12 +11,10 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -74,7 +72,7 @@ final class ReduceHarness {
             counters.findCounter(TaskCounter.REDUCE_INPUT_RECORDS),
             new Collector(),
             null,
-            new Reporter(),
+            new CountersReporter(counters),
             comparator,
             keyClass,
             valueClass);
@@ -144,28 +142,5 @@ final class ReduceHarness {
 
     @Override
     public void close(TaskAttemptContext context) {}
-  }
-
-  private final class Reporter extends StatusReporter {
-    @Override
-    public Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
-    }
-
-    @Override
-    public Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
-    }
-
-    @Override
-    public void progress() {}
-
-    @Override
-    public float getProgress() {
-      return 0;
-    }
-
-    @Override
-    public void setStatus(String status) {}
   }
 }

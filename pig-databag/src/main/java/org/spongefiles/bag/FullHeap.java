@@ -2,6 +2,8 @@ package org.spongefiles.bag;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryNotificationInfo;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
 import javax.management.Notification;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -12,20 +14,22 @@ import javax.management.openmbean.SimpleType;
 import org.apache.pig.impl.util.SpillableMemoryManager;
 
 /**
- * Tells Pig's memory manager that the heap is full, through the same call the JVM makes, so it
- * spills its registered bags now: a test cannot shrink its own heap.
+ * Tells Pig's memory manager that the heap is full, through the same notification the JVM sends
+ * when a collection threshold is crossed, so it spills its registered bags now. For the module's
+ * tests and the Pig benchmarks, which cannot shrink their own heap; tasks never call it.
  */
-final class MemoryPressure {
-  private static long sequence;
+public final class FullHeap {
+  private static final AtomicLong SEQUENCE = new AtomicLong();
 
-  private MemoryPressure() {}
+  private FullHeap() {}
 
-  /** Delivers a "collection usage threshold exceeded" with the heap reported full. */
-  static void notifyFullHeap() throws Exception {
-    SpillableMemoryManager.getInstance().handleNotification(fullHeap(), null);
+  /** Delivers the notification to Pig's memory manager, in the calling thread. */
+  public static void tellPig() throws JMException {
+    SpillableMemoryManager.getInstance().handleNotification(notification(), null);
   }
 
-  static Notification fullHeap() throws Exception {
+  /** A "collection usage threshold exceeded" notification reporting the heap full. */
+  public static Notification notification() throws JMException {
     CompositeData real =
         (CompositeData)
             ManagementFactory.getPlatformMBeanServer()
@@ -37,24 +41,21 @@ final class MemoryPressure {
             usageType,
             new String[] {"init", "used", "committed", "max"},
             new Object[] {0L, max, max, max});
+    String[] items = {"poolName", "usage", "count"};
     CompositeType infoType =
         new CompositeType(
             MemoryNotificationInfo.class.getName(),
             "memory notification",
-            new String[] {"poolName", "usage", "count"},
-            new String[] {"poolName", "usage", "count"},
+            items,
+            items,
             new OpenType<?>[] {SimpleType.STRING, usageType, SimpleType.LONG});
-    CompositeData info =
-        new CompositeDataSupport(
-            infoType,
-            new String[] {"poolName", "usage", "count"},
-            new Object[] {"test", usage, 1L});
     Notification notification =
         new Notification(
             MemoryNotificationInfo.MEMORY_COLLECTION_THRESHOLD_EXCEEDED,
             ManagementFactory.getMemoryMXBean(),
-            ++sequence);
-    notification.setUserData(info);
+            SEQUENCE.incrementAndGet());
+    notification.setUserData(
+        new CompositeDataSupport(infoType, items, new Object[] {"full-heap", usage, 1L}));
     return notification;
   }
 }
