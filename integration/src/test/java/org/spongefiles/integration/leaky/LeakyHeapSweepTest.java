@@ -16,13 +16,13 @@ import org.spongefiles.integration.bench.LeakyWorkload;
 /**
  * Issue 10's hot-key heap sweep, small enough for CI: a group-by and a join where one key holds a
  * quarter of the records. The HashMap reducer runs in child JVMs at decreasing heaps until it
- * fails; the leaky reducer, in each layout (per-key, shared, auto), then finishes at an eighth of
- * the naive reducer's least heap with the same output (record count and digest).
+ * fails; the leaky reducer then finishes at an eighth of the naive reducer's least heap with the
+ * same output (record count and digest): per-key and auto on both workloads, shared on the join.
+ * Shared is not run at an eighth on the group-by: it pins 8 bytes of address per value on the heap,
+ * which for 2.4 M values is more than an eighth of the naive heap (docs/leaky-reducer.md).
  */
 class LeakyHeapSweepTest {
-  private static final long VISITS = Long.getLong("leaky.sweep.visits", 600_000);
   private static final int[] HEAPS = LeakyHotKeyBench.heaps(480, 128, 0.8);
-  private static final String[] LAYOUTS = {"leaky-per_key", "leaky-shared", "leaky-auto"};
 
   private Path work;
   private Path poolDir;
@@ -45,8 +45,9 @@ class LeakyHeapSweepTest {
       names = {"GROUPBY_HOTKEY", "JOIN_HOTKEY"})
   void theLeakyReducerFinishesAtAnEighthOfTheNaiveLeastHeap(LeakyWorkload workload)
       throws Exception {
+    boolean groupBy = workload == LeakyWorkload.GROUPBY_HOTKEY;
     Path input = work.resolve("input");
-    workload.write(input, 7, VISITS, 25_000, 5_000);
+    workload.write(input, 7, groupBy ? 2_400_000 : 600_000, 25_000, 5_000);
     LeakyHeapSweep sweep = new LeakyHeapSweep(work, poolDir, 120);
 
     LeakyHeapSweep.Outcome reference = sweep.run(workload, "baseline", input, HEAPS[0]);
@@ -58,7 +59,11 @@ class LeakyHeapSweepTest {
         .isGreaterThan(HEAPS[HEAPS.length - 1]);
 
     int eighth = naive / 8;
-    for (String layout : LAYOUTS) {
+    String[] layouts =
+        groupBy
+            ? new String[] {"leaky-per_key", "leaky-auto"}
+            : new String[] {"leaky-per_key", "leaky-shared", "leaky-auto"};
+    for (String layout : layouts) {
       LeakyHeapSweep.Outcome leaky = sweep.run(workload, layout, input, eighth);
       assertThat(leaky.matches(reference))
           .as("%s at %d MiB (naive least heap %d MiB): %s", layout, eighth, naive, leaky)
