@@ -7,14 +7,16 @@ import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.leaky.Layout;
 import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 import org.spongefiles.leaky.mapreduce.LeakyCounters;
 
 /**
  * One heap-limited reduce run, in its own JVM: {@code <workload> <variant> <input> <pool dir> <disk
- * dir>} with variant {@code baseline}, {@code leaky} or {@code leaky-reserialize}. Prints one line
- * {@code RESULT status=ok|oom reduce_ms=.. gc_ms=.. old_peak_mb=.. out=.. digest=..
+ * dir>} with variant {@code baseline}, {@code leaky}, {@code leaky-reserialize} or {@code
+ * leaky-<layout>} ({@code leaky-shared}, {@code leaky-per_key}, {@code leaky-auto}). Prints one
+ * line {@code RESULT status=ok|oom reduce_ms=.. gc_ms=.. old_peak_mb=.. out=.. digest=..
  * overflow_mb=..}; exits 3 after an OutOfMemoryError.
  */
 public final class LeakyBenchChild {
@@ -32,6 +34,11 @@ public final class LeakyBenchChild {
     conf.set("sponge.disk.reserve", "0");
     LeakyOptions.VALUE_BYTES.set(
         conf, variant.equals("leaky-reserialize") ? ValueBytes.RESERIALIZE : ValueBytes.RAW);
+    for (Layout layout : Layout.values()) {
+      if (variant.equals("leaky-" + layout.name().toLowerCase(Locale.ROOT))) {
+        LeakyOptions.LAYOUT.set(conf, layout);
+      }
+    }
 
     long gcBefore = gcMillis();
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

@@ -28,6 +28,18 @@ public enum LeakyWorkload {
       LeakyJoinJob.Leaky.class,
       LeakyJoinJob.Baseline.class,
       LeakyJoinJob.UrlKey.class,
+      LeakyJoinJob.VisitOrRank.class),
+  /** The group-by with one subnet holding a quarter of the rows. */
+  GROUPBY_HOTKEY(
+      LeakyGroupByJob.Leaky.class,
+      LeakyGroupByJob.Baseline.class,
+      IntWritable.class,
+      LeakyGroupByJob.SubnetCountry.class),
+  /** The join with one page holding a quarter of the visits (the build side). */
+  JOIN_HOTKEY(
+      LeakyJoinJob.Leaky.class,
+      LeakyJoinJob.Baseline.class,
+      LeakyJoinJob.UrlKey.class,
       LeakyJoinJob.VisitOrRank.class);
 
   @SuppressWarnings("rawtypes")
@@ -54,7 +66,24 @@ public enum LeakyWorkload {
   }
 
   public String label() {
-    return this == GROUPBY ? "group-by (ip-countrycode)" : "join (rank-revenue)";
+    switch (this) {
+      case GROUPBY:
+        return "group-by (ip-countrycode)";
+      case JOIN:
+        return "join (rank-revenue)";
+      case GROUPBY_HOTKEY:
+        return "group-by, one subnet with 25% of the rows";
+      default:
+        return "join, one page with 25% of the visits";
+    }
+  }
+
+  private boolean isGroupBy() {
+    return this == GROUPBY || this == GROUPBY_HOTKEY;
+  }
+
+  private boolean hotKey() {
+    return this == GROUPBY_HOTKEY || this == JOIN_HOTKEY;
   }
 
   /**
@@ -64,10 +93,10 @@ public enum LeakyWorkload {
   public long write(Path file, long seed, long visits, int pages, int subnets) throws IOException {
     BdbGenerator generator = new BdbGenerator(seed, pages, subnets);
     try (LeakyInputFile.Writer out = new LeakyInputFile.Writer(file)) {
-      if (this == GROUPBY) {
-        writeGroupBy(generator, out, visits);
+      if (isGroupBy()) {
+        writeGroupBy(generator, out, visits, hotKey());
       } else {
-        writeJoin(generator, out, visits);
+        writeJoin(generator, out, visits, hotKey());
       }
       return out.records();
     }
@@ -86,7 +115,7 @@ public enum LeakyWorkload {
       bytes += generator.visit(i, visit).toCsv().length() + 1;
     }
     long total = bytes * visits / Math.max(1, sample);
-    if (this == JOIN) {
+    if (!isGroupBy()) {
       Ranking ranking = new Ranking();
       long rankingBytes = 0;
       int pageSample = Math.min(10_000, pages);
@@ -98,21 +127,29 @@ public enum LeakyWorkload {
     return total;
   }
 
-  private static void writeGroupBy(BdbGenerator generator, LeakyInputFile.Writer out, long visits)
+  private static void writeGroupBy(
+      BdbGenerator generator, LeakyInputFile.Writer out, long visits, boolean hot)
       throws IOException {
     IntWritable bucket = new IntWritable(0);
     LeakyGroupByJob.SubnetCountry value = new LeakyGroupByJob.SubnetCountry();
     UserVisit visit = new UserVisit();
+    String hotSubnet = null;
     for (long i = 0; i < visits; i++) {
       generator.visit(i, visit);
-      value.subKey().set(BdbGenerator.subnet(visit.sourceIp().toString()));
+      String subnet = BdbGenerator.subnet(visit.sourceIp().toString());
+      hotSubnet = hotSubnet == null ? subnet : hotSubnet;
+      value.subKey().set(hot && i % 4 == 0 ? hotSubnet : subnet);
       value.value().set(visit.countryCode());
       out.append(bucket, value);
     }
   }
 
-  /** Pages in URL order; each gets its visits (0 to twice the mean), then every ranking. */
-  private static void writeJoin(BdbGenerator generator, LeakyInputFile.Writer out, long visits)
+  /**
+   * Pages in URL order; each gets its visits (0 to twice the mean; with {@code hot}, the first page
+   * gets a quarter of all visits and the others share the rest), then every ranking.
+   */
+  private static void writeJoin(
+      BdbGenerator generator, LeakyInputFile.Writer out, long visits, boolean hot)
       throws IOException {
     int pages = generator.pages();
     String[] urls = new String[pages];
@@ -125,12 +162,15 @@ public enum LeakyWorkload {
     LeakyJoinJob.UrlKey key = new LeakyJoinJob.UrlKey();
     LeakyJoinJob.VisitOrRank value = new LeakyJoinJob.VisitOrRank();
     SplittableRandom counts = new SplittableRandom(pages);
-    int mean = (int) Math.max(1, visits / pages);
+    int mean = (int) Math.max(1, (hot ? visits * 3 / 4 : visits) / pages);
     long index = 0;
     key.side(JoinKey.BUILD);
     for (int page : order) {
       key.key().set(urls[page]);
       int n = counts.nextInt(2 * mean + 1);
+      if (hot && page == order[0]) {
+        n = (int) (visits / 4);
+      }
       for (int i = 0; i < n; i++) {
         UserVisit visit = generator.visit(index++, value.asBuild());
         visit.destUrl().set(urls[page]);
