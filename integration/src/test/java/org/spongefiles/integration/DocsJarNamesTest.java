@@ -54,7 +54,9 @@ class DocsJarNamesTest {
             continue;
           }
           checked++;
-          String name = m.group(2).replace(version, "<version>");
+          // Filtered sources (the Pig recipe) name the version as the build fills it in.
+          String name =
+              m.group(2).replace(version, "<version>").replace("${project.version}", "<version>");
           if (!shipped.contains(name)) {
             unknown.add(ROOT.relativize(source.normalize()) + ":" + (i + 1) + ": " + name);
           }
