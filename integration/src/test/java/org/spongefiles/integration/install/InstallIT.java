@@ -150,6 +150,10 @@ class InstallIT {
     yarn.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
     yarn.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     yarn.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    // Hadoop 3.3's MRAppMaster (Guice 4.0) needs java.lang opened on Java 17 (hadoop-3.3 profile).
+    yarn.set(
+        "yarn.app.mapreduce.am.command-opts",
+        "-Xmx1024m --add-opens=java.base/java.lang=ALL-UNNAMED");
     cluster = new MiniMRYarnCluster("sponge-install", 1);
     cluster.init(yarn);
     cluster.start();
