@@ -74,6 +74,9 @@ final class ServerMetrics {
             .help("Chunks of dead owners freed, by owner kind (local or remote)")
             .labelNames("owner")
             .register(registry);
+    // Both owner kinds exist from the start, so that dashboards show 0 rather than no data.
+    reclaimed.labelValues("local");
+    reclaimed.labelValues("remote");
     authFailures =
         Counter.builder()
             .name("sponge_server_auth_failures_total")

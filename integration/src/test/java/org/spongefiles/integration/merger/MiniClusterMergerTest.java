@@ -78,6 +78,10 @@ class MiniClusterMergerTest {
     conf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    // Hadoop 3.3's MRAppMaster (Guice 4.0) needs java.lang opened on Java 17 (hadoop-3.3 profile).
+    conf.set(
+        "yarn.app.mapreduce.am.command-opts",
+        "-Xmx1024m --add-opens=java.base/java.lang=ALL-UNNAMED");
     cluster = new MiniMRYarnCluster("sponge-merger", 1);
     cluster.init(conf);
     cluster.start();
