@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class DocsJarNamesTest {
   private static final Path ROOT = Path.of("..");
-  private static final Path ASSEMBLY = Path.of("src", "assembly", "dist.xml");
+  private static final Path ASSEMBLY = Path.of("src", "assembly", "distribution.xml");
   private static final Path POM = Path.of("pom.xml");
   private static final Pattern JAR =
       Pattern.compile("([A-Za-z0-9_.$/{}<>-]*?)(sponge-[A-Za-z0-9_.{}<>$-]*?\\.jar)");
