@@ -14,7 +14,6 @@ import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 
 /**
@@ -58,9 +57,7 @@ final class MergerSession implements Closeable {
     checkSpillKey(conf);
     SpongeTask task = SpongeTask.open(conf, context.getReduceId().toString());
     try {
-      int block = SpongeOptions.CHECKSUM_BLOCK_SIZE.get(conf).intValue();
-      ReadBudget budget =
-          ReadBudget.from(conf, task.chunkSize(), block, context.getCodec() != null);
+      ReadBudget budget = ReadBudget.from(conf, task, context.getCodec() != null);
       MergerSession session = new MergerSession(context, task, memory, budget);
       OpenSessions.shared().add(session, Thread.currentThread());
       return session;

@@ -3,6 +3,7 @@ package org.spongefiles.merger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.CryptoUtils;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigException;
 
@@ -28,17 +29,14 @@ final class ReadBudget {
   }
 
   /**
-   * The budget for a task whose chunks are {@code chunkSize} bytes, checksummed every {@code
-   * checksumBlock} bytes.
+   * The budget for the readers of {@code task}, whose windows it sizes.
    *
    * @throws ConfigException when the total does not hold two segments
    */
-  static ReadBudget from(Configuration conf, int chunkSize, int checksumBlock, boolean compressed) {
+  static ReadBudget from(Configuration conf, SpongeTask task, boolean compressed) {
     long requested = MergerOptions.READ_BUFFER_SIZE.get(conf);
     long total = MergerOptions.READ_BUFFER_TOTAL.get(conf);
-    // As SpongeInputStream sizes its windows: whole checksum blocks, at least one, at most a chunk.
-    long rounded = Math.max(checksumBlock, requested / checksumBlock * checksumBlock);
-    int window = (int) Math.min(rounded, chunkSize);
+    int window = task.readWindow(requested);
     long perSegment = 3L * window;
     if (compressed) {
       perSegment += CODEC_ALLOWANCE;

@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * (or {@link SpongeMergerSetup#enable}). Fetching is Hadoop's own; only the merge manager differs.
- * When SpongeFiles are unusable at the task's start the task fails, naming the key, unless {@code
- * sponge.merger.fallback=true}, which runs Hadoop's merger instead with a warning. A failed attempt
- * releases its SpongeFiles, pool chunks and threads whether its shuffle or its reducer failed.
+ * When SpongeFiles are unusable at the task's start, or the task runs on a Hadoop release the
+ * merger does not support ({@link HadoopRelease}), the task fails, naming the key or release,
+ * unless {@code sponge.merger.fallback=true}, which runs Hadoop's merger instead with a warning. A
+ * failed attempt releases its SpongeFiles, pool chunks and threads whether its shuffle or its
+ * reducer failed.
  */
 public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeShuffle.class);
@@ -31,6 +33,7 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
     boolean fallback = MergerOptions.FALLBACK.get(context.getJobConf());
     MergerSession opened = null;
     try {
+      HadoopRelease.check(HadoopRelease.running());
       opened = MergerSession.open(context);
       MergeManager<K, V> manager = opened.manager(this);
       session = opened;

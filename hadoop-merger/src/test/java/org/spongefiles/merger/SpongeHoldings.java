@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
-import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.pool.SharedPool;
 
 /**
@@ -30,7 +30,7 @@ final class SpongeHoldings {
   }
 
   static SpongeHoldings of(Configuration conf, String attempt) {
-    try (SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf))) {
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
       int inUse = pool.chunkCount() - pool.freeChunks();
       return new SpongeHoldings(inUse, diskFiles(conf), threads(attempt));
     } catch (IOException e) {

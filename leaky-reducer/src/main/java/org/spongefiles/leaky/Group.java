@@ -13,6 +13,12 @@ public interface Group<K, V> {
   /** Number of values. */
   int size();
 
+  /**
+   * Whether some of the values were moved to SpongeFiles: each iteration then reads them back, so a
+   * caller that iterates many times should batch its iterations (as the join does).
+   */
+  boolean overflowed();
+
   /** The values in the order they were put. */
   Iterable<V> values();
 }

@@ -52,6 +52,7 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
   private final String name;
   private ValueStore store;
   private boolean decided;
+  private boolean mayRevise;
   private long nextSpillAt;
   private long keysSeen;
   private long values;
@@ -89,9 +90,10 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     }
     this.store =
         settings.layout == Layout.PER_KEY
-            ? new PerKeyStore(overflow)
+            ? new PerKeyStore(settings.pageSize, overflow)
             : new SharedLogStore(settings.pageSize, overflow);
     this.decided = settings.layout != Layout.AUTO;
+    this.mayRevise = !decided;
     this.nextSpillAt = settings.budget;
   }
 
@@ -119,22 +121,27 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     int keysBefore = index.size();
     int slot = index.slotFor(key);
     keysSeen += index.size() - keysBefore;
-    store.append(slot, bytes, offset, length);
     modCount++;
     values++;
     valueBytes += length;
-    long heap = store.heapBytes();
     if (!decided) {
       loadFactor.observe(values, keysSeen);
-      if (values >= settings.autoSample || heap >= settings.budget / 2) {
+      if (values >= settings.autoSample
+          || store.heapBytes() + store.growth(slot, length) >= settings.budget / 2) {
         decide();
-        heap = store.heapBytes();
       }
+    } else if (mayRevise
+        && store.pinnedBytes() > settings.budget / 4
+        && store.pinnedBytes() > 2 * PerKeyStore.pinnedEstimate(index.size())) {
+      revise();
     }
-    peakHeap = Math.max(peakHeap, heap);
-    if (heap > nextSpillAt) {
-      spill(heap);
+    // The budget is a ceiling: make room before the append allocates, not after.
+    long growth = store.growth(slot, length);
+    if (store.heapBytes() + growth > nextSpillAt) {
+      spill(store.heapBytes(), growth);
     }
+    store.append(slot, bytes, offset, length);
+    peakHeap = Math.max(peakHeap, store.heapBytes());
   }
 
   /** The group of {@code key}, or null when the key was never put. */
@@ -193,10 +200,16 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
         store.heapBytes(),
         peakHeap,
         overflow.bytesWritten(),
+        overflow.bytesReadBack(),
         overflow.filesWritten(),
         spills,
         failedSpills,
         layout());
+  }
+
+  /** The largest value array the table has allocated (a page at most, unless a value is larger). */
+  int largestArray() {
+    return store.largestArray();
   }
 
   /**
@@ -232,7 +245,11 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     }
   }
 
-  /** Settles the layout from the load factor it sees coming, moving the values held into it. */
+  /**
+   * Settles the layout from the load factor it sees coming, moving the values held into it. While
+   * both layouts hold values, the per-key copy moves keys to the overflow whenever the two together
+   * would pass the budget.
+   */
   private void decide() throws IOException {
     decided = true;
     double estimate = loadFactor.estimate(values, keysSeen);
@@ -251,11 +268,43 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
         String.format("%.1f", estimate),
         values,
         keysSeen);
-    ValueStore perKey = new PerKeyStore(overflow);
+    moveToPerKey();
+  }
+
+  /**
+   * An auto table that kept the shared layout switches to per-key once the shared layout's indexes,
+   * which cannot move to SpongeFiles, pass a quarter of the budget and twice what per-key would pin
+   * for the same keys: the keys kept coming back after the decision, and shared would end up
+   * holding more than its budget in value addresses where per-key holds a few bytes per key. Done
+   * at most once; values already moved are read back once for the switch.
+   */
+  private void revise() throws IOException {
+    mayRevise = false;
+    if (store.layout() != Layout.SHARED) {
+      return;
+    }
+    LOG.info(
+        "{}: {} bytes of value addresses pass a quarter of sponge.leaky.budget: switching to the"
+            + " per-key layout ({} values, {} keys)",
+        name,
+        store.pinnedBytes(),
+        values,
+        keysSeen);
+    moveToPerKey();
+  }
+
+  /** Moves every value held into a new per-key store, spilling it to stay within the budget. */
+  private void moveToPerKey() throws IOException {
+    mayRevise = false;
+    ValueStore perKey = new PerKeyStore(settings.pageSize, overflow);
     ByteView view = new ByteView();
     for (int slot = 0; slot < index.size(); slot++) {
       ValueStore.Cursor cursor = store.cursor(slot);
       while (cursor.next(view)) {
+        long both = store.heapBytes() + perKey.heapBytes() + perKey.growth(slot, view.length);
+        if (both > nextSpillAt) {
+          moveWhileDeciding(perKey, both);
+        }
         perKey.append(slot, view.bytes, view.offset, view.length);
       }
     }
@@ -263,24 +312,32 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     store = perKey;
   }
 
-  private void spill(long heap) throws IOException {
-    if (!decided) {
-      decide();
-      heap = store.heapBytes();
-      if (heap <= nextSpillAt) {
-        return;
-      }
+  /** Moves per-key values out while the shared store being replaced still holds its values. */
+  private void moveWhileDeciding(ValueStore perKey, long both) {
+    try {
+      perKey.spill(Math.max(both - settings.budget * 3 / 4, settings.budget / 4));
+      spills++;
+      failuresInARow = 0;
+    } catch (IOException | UncheckedIOException e) {
+      spillFailed(both, e);
     }
+  }
+
+  /**
+   * Moves value bytes out so that {@code heap} bytes held plus the {@code growth} the next append
+   * allocates come back under three quarters of the budget (a quarter budget at least).
+   */
+  private void spill(long heap, long growth) {
     long freed;
     try {
-      freed = store.spill(Math.max(heap - settings.budget * 3 / 4, settings.budget / 4));
+      freed = store.spill(Math.max(heap + growth - settings.budget * 3 / 4, settings.budget / 4));
     } catch (IOException | UncheckedIOException e) {
-      spillFailed(heap, e);
+      spillFailed(heap + growth, e);
       return;
     }
     spills++;
     failuresInARow = 0;
-    long after = store.heapBytes();
+    long after = store.heapBytes() + growth;
     if (after > settings.budget) {
       // What is left is index and in-flight pages: wait for real growth before trying again.
       nextSpillAt = after + settings.budget / 4;
@@ -338,6 +395,11 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     @Override
     public int size() {
       return store.count(slot);
+    }
+
+    @Override
+    public boolean overflowed() {
+      return store.overflowed(slot);
     }
 
     @Override

@@ -50,8 +50,9 @@ public final class LeakyOptions implements OptionSet {
       ConfigOption.bytes("sponge.leaky.page.size", 1L << 20)
           .validate(Validator.bytesBetween(4L << 10, 64L << 20))
           .describe(
-              "Size of one page of the shared layout's value log; pages are the unit moved to "
-                  + "SpongeFiles. Values larger than a page span pages.");
+              "Size of one page of the shared layout's value log, and the largest array of the "
+                  + "per-key layout (a key's first array doubles up to it, then the key gets more "
+                  + "pages of this size). Values larger than a page span pages.");
 
   public static final ConfigOption<ValueBytes> VALUE_BYTES =
       ConfigOption.choice("sponge.leaky.value.bytes", ValueBytes.RAW)
@@ -61,6 +62,14 @@ public final class LeakyOptions implements OptionSet {
                   + "in; falls back to reserialize when they are not there) or reserialize "
                   + "(public API only: Hadoop deserializes the value, the helper serializes it "
                   + "again).");
+
+  public static final ConfigOption<Long> JOIN_PROBE_BATCH =
+      ConfigOption.bytes("sponge.leaky.join.probe.batch", 1L << 20)
+          .validate(Validator.bytesBetween(1, 1L << 30))
+          .describe(
+              "LeakyJoinReducer: serialized probe-side records of one join key buffered on the heap "
+                  + "when that key's build-side values were moved to SpongeFiles; the build values "
+                  + "are read back once per batch instead of once per probe record.");
 
   @Override
   public String title() {
@@ -76,7 +85,14 @@ public final class LeakyOptions implements OptionSet {
   @Override
   public List<ConfigOption<?>> options() {
     return List.of(
-        BUDGET, BUDGET_FRACTION, LAYOUT, AUTO_LOAD_FACTOR, AUTO_SAMPLE, PAGE_SIZE, VALUE_BYTES);
+        BUDGET,
+        BUDGET_FRACTION,
+        LAYOUT,
+        AUTO_LOAD_FACTOR,
+        AUTO_SAMPLE,
+        PAGE_SIZE,
+        VALUE_BYTES,
+        JOIN_PROBE_BATCH);
   }
 
   @Override

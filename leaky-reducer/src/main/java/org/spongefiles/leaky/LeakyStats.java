@@ -11,6 +11,7 @@ public final class LeakyStats {
   private final long heapBytes;
   private final long peakHeapBytes;
   private final long overflowBytes;
+  private final long overflowReadBytes;
   private final long overflowFiles;
   private final long spills;
   private final long failedSpills;
@@ -23,6 +24,7 @@ public final class LeakyStats {
       long heapBytes,
       long peakHeapBytes,
       long overflowBytes,
+      long overflowReadBytes,
       long overflowFiles,
       long spills,
       long failedSpills,
@@ -33,6 +35,7 @@ public final class LeakyStats {
     this.heapBytes = heapBytes;
     this.peakHeapBytes = peakHeapBytes;
     this.overflowBytes = overflowBytes;
+    this.overflowReadBytes = overflowReadBytes;
     this.overflowFiles = overflowFiles;
     this.spills = spills;
     this.failedSpills = failedSpills;
@@ -69,6 +72,14 @@ public final class LeakyStats {
     return overflowBytes;
   }
 
+  /**
+   * Bytes of value records (length prefix and value) read back from SpongeFiles: a group-by reads
+   * its overflow once per iteration of a group; a join once per batch of probe records of a key.
+   */
+  public long overflowReadBytes() {
+    return overflowReadBytes;
+  }
+
   /** SpongeFiles written. */
   public long overflowFiles() {
     return overflowFiles;
@@ -100,6 +111,7 @@ public final class LeakyStats {
     counters.put("VALUE_BYTES", valueBytes);
     counters.put("PEAK_HEAP_BYTES", peakHeapBytes);
     counters.put("OVERFLOW_BYTES", overflowBytes);
+    counters.put("OVERFLOW_READ_BYTES", overflowReadBytes);
     counters.put("OVERFLOW_FILES", overflowFiles);
     counters.put("SPILLS", spills);
     counters.put("FAILED_SPILLS", failedSpills);
@@ -111,6 +123,7 @@ public final class LeakyStats {
   public String toString() {
     return String.format(
         "%,d keys, %,d values (%,d bytes), heap %,d (peak %,d), overflow %,d bytes in %,d files"
+            + " (%,d read back)"
             + " after %,d spills (%,d failed), layout %s",
         keys,
         values,
@@ -119,6 +132,7 @@ public final class LeakyStats {
         peakHeapBytes,
         overflowBytes,
         overflowFiles,
+        overflowReadBytes,
         spills,
         failedSpills,
         layout);

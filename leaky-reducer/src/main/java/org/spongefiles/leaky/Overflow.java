@@ -28,6 +28,7 @@ final class Overflow implements Closeable {
   private final ObjectArrayList<OverflowReader> readers = new ObjectArrayList<>();
   private SpongeTask task;
   private long bytesWritten;
+  private long bytesReadBack;
   private int filesWritten;
   private boolean closed;
 
@@ -80,6 +81,19 @@ final class Overflow implements Closeable {
     long offset = location & OFFSET_MASK;
     String file = index < files.size() ? files.get(index).toString() : "file " + name + "-" + index;
     return "overflow " + file + " at offset " + offset;
+  }
+
+  /**
+   * Counts {@code bytes} of value records (length prefix and value) a store read back from the
+   * overflow; a record read twice counts twice.
+   */
+  void readBack(long bytes) {
+    bytesReadBack += bytes;
+  }
+
+  /** Bytes of value records read back from SpongeFiles so far. */
+  long bytesReadBack() {
+    return bytesReadBack;
   }
 
   /** Bytes written to SpongeFiles so far, including files deleted by {@link #clear()}. */

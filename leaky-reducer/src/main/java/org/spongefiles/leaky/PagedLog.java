@@ -40,6 +40,13 @@ final class PagedLog {
     return address;
   }
 
+  /** Heap bytes appending a record of {@code recordBytes} bytes allocates: the new pages. */
+  long growth(long recordBytes) {
+    long room = end % pageSize == 0 ? 0 : pageSize - end % pageSize;
+    long beyond = recordBytes - room;
+    return beyond <= 0 ? 0 : (beyond + pageSize - 1) / pageSize * pageSize;
+  }
+
   /** Points {@code view} at the value of the record at {@code address}. */
   void read(long address, ByteView view) throws IOException {
     int page = (int) (address / pageSize);
@@ -68,6 +75,22 @@ final class PagedLog {
     }
     copy(address + (decoded & 0xFF), scratch, 0, length);
     view.set(scratch, 0, length);
+    overflow.readBack(movedBytes(address, (decoded & 0xFF) + length));
+  }
+
+  /** How many of the {@code length} bytes at {@code address} lie in pages moved to the overflow. */
+  private long movedBytes(long address, long length) {
+    long moved = 0;
+    while (length > 0) {
+      int page = (int) (address / pageSize);
+      long n = Math.min(length, pageSize - address % pageSize);
+      if (pages.get(page) == null) {
+        moved += n;
+      }
+      address += n;
+      length -= n;
+    }
+    return moved;
   }
 
   /** A length prefix that cannot be right, named by its address and where its page is. */
@@ -90,6 +113,15 @@ final class PagedLog {
             + " of "
             + where
             + ")");
+  }
+
+  /** Whether the record at {@code address} starts in a page moved to the overflow. */
+  boolean moved(long address) {
+    return address / pageSize < firstResident;
+  }
+
+  int pageSize() {
+    return pageSize;
   }
 
   /** Heap bytes of the pages still in memory. */

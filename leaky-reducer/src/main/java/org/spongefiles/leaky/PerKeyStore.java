@@ -8,72 +8,177 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * The per-key layout (paper, section IV-C): each key's values back to back in its own growable
- * array of records {@code [varint length][bytes]}, with no per-value index. A spill moves the
- * largest arrays whole into one overflow file and remembers, per key, the extents it moved; a key's
- * values are read back as its extents in order, then its array.
+ * The per-key layout (paper, section IV-C): each key's values back to back as records {@code
+ * [varint length][bytes]}, with no per-value index. A key's bytes live in bounded pages: its first
+ * array doubles (the paper's double-and-copy) up to the page size, then further values go to new
+ * pages of that size, so no array is larger than a page and growing never copies more than half a
+ * page. A record may span two pages; it is then copied into a scratch buffer when read. A spill
+ * moves the keys holding the most bytes whole into one overflow file and remembers, per key, the
+ * extents it moved; a key's values are read back as its extents in order, then its pages.
  */
 final class PerKeyStore implements ValueStore {
   /** A growable array's object and array headers, roughly. */
   private static final int ARRAY_OVERHEAD = 32;
 
+  /** Per slot: the tail, used, count and full-page and extent references. */
+  private static final int SLOT_BYTES = 8 + 4 + 4 + 8 + 8;
+
+  /** The smallest first array of a key. */
+  private static final int FIRST_CAPACITY = 64;
+
   private final Overflow overflow;
-  private final ObjectArrayList<byte[]> arrays = new ObjectArrayList<>();
+  private final int pageSize;
+
+  /** Per slot, the array being filled (at most a page); null when none. */
+  private final ObjectArrayList<byte[]> tails = new ObjectArrayList<>();
+
+  /** Per slot, bytes used in its tail. */
   private final IntArrayList used = new IntArrayList();
+
   private final IntArrayList counts = new IntArrayList();
+
+  /** Per slot, the full pages before its tail, each {@link #pageSize} bytes; null when none. */
+  private final ObjectArrayList<ObjectArrayList<byte[]>> fullPages = new ObjectArrayList<>();
 
   /** Per slot, pairs (location, length) of extents moved to the overflow; null when none. */
   private final ObjectArrayList<LongArrayList> extents = new ObjectArrayList<>();
 
   private final byte[] header = new byte[Varint.MAX_BYTES];
   private long heapBytes;
+  private long pinnedBytes;
+  private int largestArray;
 
-  PerKeyStore(Overflow overflow) {
+  PerKeyStore(int pageSize, Overflow overflow) {
+    this.pageSize = pageSize;
     this.overflow = overflow;
   }
 
   @Override
   public void append(int slot, byte[] bytes, int offset, int length) {
-    while (arrays.size() <= slot) {
-      arrays.add(null);
+    while (tails.size() <= slot) {
+      tails.add(null);
       used.add(0);
       counts.add(0);
+      fullPages.add(null);
       extents.add(null);
-      heapBytes += 8 + 4 + 4 + 8;
+      heapBytes += SLOT_BYTES;
+      pinnedBytes += SLOT_BYTES;
     }
     int n = Varint.write(length, header, 0);
-    byte[] array = ensure(slot, n + length);
-    int at = used.getInt(slot);
-    System.arraycopy(header, 0, array, at, n);
-    System.arraycopy(bytes, offset, array, at + n, length);
-    used.set(slot, at + n + length);
+    put(slot, header, 0, n, length);
+    put(slot, bytes, offset, length, 0);
     counts.set(slot, counts.getInt(slot) + 1);
   }
 
-  /** Doubles a key's array as needed (the paper's double-and-copy growth). */
-  private byte[] ensure(int slot, int more) {
-    byte[] array = arrays.get(slot);
-    long need = (long) used.getInt(slot) + more;
-    if (need > Integer.MAX_VALUE - 16) {
-      throw new IllegalStateException(
-          "values of one key pass 2 GiB in memory; lower sponge.leaky.budget so they spill");
-    }
-    if (array == null || array.length < need) {
-      int capacity = array == null ? Math.max(64, (int) need) : array.length;
-      while (capacity < need) {
-        capacity = (int) Math.min(Integer.MAX_VALUE - 16, capacity * 2L);
+  /**
+   * The heap bytes appending a value of {@code length} bytes to {@code slot} would allocate: what
+   * {@link #append} does, without doing it. The table checks its budget against this before it
+   * appends.
+   */
+  @Override
+  public long growth(int slot, int length) {
+    boolean known = slot < tails.size();
+    byte[] tail = known ? tails.get(slot) : null;
+    long capacity = tail == null ? 0 : tail.length;
+    long at = known ? used.getInt(slot) : 0;
+    long rest = Varint.size(length) + (long) length;
+    long grown = known ? 0 : SLOT_BYTES;
+    boolean fullPagesList = known && fullPages.get(slot) != null;
+    while (rest > 0) {
+      if (at == capacity) {
+        if (capacity > 0 && capacity < pageSize) {
+          long grownTo = grownCapacity((int) capacity, at + rest);
+          grown += grownTo - capacity;
+          capacity = grownTo;
+        } else {
+          if (capacity > 0 && !fullPagesList) {
+            grown += ARRAY_OVERHEAD + 16;
+            fullPagesList = true;
+          }
+          capacity = capacity == 0 ? firstCapacity(rest) : pageSize;
+          grown += capacity + ARRAY_OVERHEAD;
+          at = 0;
+        }
       }
-      byte[] grown = array == null ? new byte[capacity] : Arrays.copyOf(array, capacity);
-      heapBytes += capacity - (array == null ? -ARRAY_OVERHEAD : array.length);
-      arrays.set(slot, grown);
-      array = grown;
+      long n = Math.min(rest, capacity - at);
+      at += n;
+      rest -= n;
     }
-    return array;
+    return grown;
+  }
+
+  /**
+   * Copies {@code length} bytes to the end of the slot's bytes, growing its tail up to a page and
+   * then starting new pages. {@code following} is how many bytes of the same record come next, so a
+   * first array is sized for the whole record.
+   */
+  private void put(int slot, byte[] bytes, int offset, int length, int following) {
+    while (length > 0) {
+      byte[] tail = tails.get(slot);
+      int at = used.getInt(slot);
+      if (tail == null || at == tail.length) {
+        tail = room(slot, tail, at, (long) length + following);
+        at = used.getInt(slot);
+      }
+      int n = Math.min(length, tail.length - at);
+      System.arraycopy(bytes, offset, tail, at, n);
+      used.set(slot, at + n);
+      offset += n;
+      length -= n;
+    }
+  }
+
+  /** Makes room after a full tail: doubles it while under a page, else starts a new page. */
+  private byte[] room(int slot, byte[] tail, int at, long rest) {
+    byte[] next;
+    if (tail != null && tail.length < pageSize) {
+      int capacity = grownCapacity(tail.length, at + rest);
+      next = Arrays.copyOf(tail, capacity);
+      heapBytes += capacity - tail.length;
+    } else {
+      if (tail != null) {
+        ObjectArrayList<byte[]> pages = fullPages.get(slot);
+        if (pages == null) {
+          pages = new ObjectArrayList<>(4);
+          fullPages.set(slot, pages);
+          heapBytes += ARRAY_OVERHEAD + 16;
+        }
+        pages.add(tail);
+        used.set(slot, 0);
+      }
+      int capacity = tail == null ? firstCapacity(rest) : pageSize;
+      next = new byte[capacity];
+      heapBytes += capacity + ARRAY_OVERHEAD;
+    }
+    tails.set(slot, next);
+    largestArray = Math.max(largestArray, next.length);
+    return next;
+  }
+
+  /** A key's first array: the record's size (at least 64 bytes), at most a page. */
+  private int firstCapacity(long rest) {
+    return (int) Math.min(pageSize, Math.max(FIRST_CAPACITY, rest));
+  }
+
+  /** A tail under a page doubled (or to what the record needs), at most a page. */
+  private int grownCapacity(int capacity, long need) {
+    return (int) Math.min(pageSize, Math.max(capacity * 2L, need));
+  }
+
+  /** Bytes of the slot's values on the heap: its full pages, then what its tail holds. */
+  private long inMemory(int slot) {
+    ObjectArrayList<byte[]> pages = fullPages.get(slot);
+    return (pages == null ? 0 : (long) pages.size() * pageSize) + used.getInt(slot);
   }
 
   @Override
   public int count(int slot) {
     return slot < counts.size() ? counts.getInt(slot) : 0;
+  }
+
+  @Override
+  public boolean overflowed(int slot) {
+    return slot < extents.size() && extents.get(slot) != null;
   }
 
   @Override
@@ -90,64 +195,89 @@ final class PerKeyStore implements ValueStore {
   }
 
   /**
-   * Moves the largest arrays, biggest first, into one overflow file until enough is freed. The
-   * arrays are dropped only once the file is committed: when it fails they stay on the heap.
+   * Moves the keys holding the most bytes, biggest first, into one overflow file until enough is
+   * freed. Their pages are dropped only once the file is committed: when it fails they stay on the
+   * heap.
    */
   @Override
   public long spill(long bytes) throws IOException {
-    int[] slots = new int[arrays.size()];
+    int[] slots = new int[tails.size()];
+    long[] sizes = new long[tails.size()];
     int candidates = 0;
-    for (int slot = 0; slot < arrays.size(); slot++) {
-      if (used.getInt(slot) > 0) {
+    for (int slot = 0; slot < tails.size(); slot++) {
+      sizes[slot] = inMemory(slot);
+      if (sizes[slot] > 0) {
         slots[candidates++] = slot;
       }
     }
     if (candidates == 0) {
       return 0;
     }
-    IntArrays.quickSort(
-        slots, 0, candidates, (a, b) -> Integer.compare(used.getInt(b), used.getInt(a)));
+    IntArrays.quickSort(slots, 0, candidates, (a, b) -> Long.compare(sizes[b], sizes[a]));
     int chosen = 0;
     long[] locations = new long[candidates];
     try (Overflow.Writer writer = overflow.begin()) {
       for (long freeing = 0; chosen < candidates && freeing < bytes; chosen++) {
-        byte[] array = arrays.get(slots[chosen]);
-        locations[chosen] = writer.write(array, 0, used.getInt(slots[chosen]));
-        freeing += array.length;
+        int slot = slots[chosen];
+        ObjectArrayList<byte[]> pages = fullPages.get(slot);
+        long location = -1;
+        if (pages != null) {
+          for (byte[] page : pages) {
+            long at = writer.write(page, 0, page.length);
+            location = location < 0 ? at : location;
+          }
+        }
+        long at = writer.write(tails.get(slot), 0, used.getInt(slot));
+        locations[chosen] = location < 0 ? at : location;
+        freeing += sizes[slot];
       }
       writer.commit();
     }
     long freed = 0;
     for (int i = 0; i < chosen; i++) {
-      freed += moved(slots[i], locations[i]);
+      freed += moved(slots[i], locations[i], sizes[slots[i]]);
     }
     return freed;
   }
 
-  /** Records that the values of {@code slot} in memory are now at {@code location}; frees them. */
-  private long moved(int slot, long location) {
+  /**
+   * Records that the {@code length} bytes of {@code slot} on the heap are now at {@code location};
+   * frees its pages and returns the heap bytes freed.
+   */
+  private long moved(int slot, long location, long length) {
     LongArrayList moved = extents.get(slot);
     if (moved == null) {
       moved = new LongArrayList(2);
       extents.set(slot, moved);
       heapBytes += ARRAY_OVERHEAD + 16;
+      pinnedBytes += ARRAY_OVERHEAD + 16;
     }
+    int capacity = moved.elements().length;
     moved.add(location);
-    moved.add(used.getInt(slot));
-    byte[] array = arrays.get(slot);
-    arrays.set(slot, null);
+    moved.add(length);
+    heapBytes += 8L * (moved.elements().length - capacity);
+    pinnedBytes += 8L * (moved.elements().length - capacity);
+    long freed = tails.get(slot).length + ARRAY_OVERHEAD;
+    ObjectArrayList<byte[]> pages = fullPages.get(slot);
+    if (pages != null) {
+      freed += (long) pages.size() * (pageSize + ARRAY_OVERHEAD) + ARRAY_OVERHEAD + 16;
+      fullPages.set(slot, null);
+    }
+    tails.set(slot, null);
     used.set(slot, 0);
-    heapBytes -= array.length + ARRAY_OVERHEAD;
-    return array.length;
+    heapBytes -= freed;
+    return freed;
   }
 
   @Override
   public void clear() throws IOException {
-    arrays.clear();
+    tails.clear();
     used.clear();
     counts.clear();
+    fullPages.clear();
     extents.clear();
     heapBytes = 0;
+    pinnedBytes = 0;
     overflow.clear();
   }
 
@@ -158,17 +288,33 @@ final class PerKeyStore implements ValueStore {
 
   @Override
   public void close() {
-    arrays.clear();
+    tails.clear();
+    fullPages.clear();
     extents.clear();
   }
 
-  /** The values of one key: its moved extents, read through the overflow, then its array. */
+  /** About what this layout pins for {@code keys} keys once each has moved values once. */
+  static long pinnedEstimate(int keys) {
+    return (long) keys * (SLOT_BYTES + ARRAY_OVERHEAD + 16 + 16);
+  }
+
+  @Override
+  public long pinnedBytes() {
+    return pinnedBytes;
+  }
+
+  @Override
+  public int largestArray() {
+    return largestArray;
+  }
+
+  /** The values of one key: its moved extents, read through the overflow, then its pages. */
   private final class KeyCursor implements Cursor {
     private final int slot;
     private final LongArrayList moved;
     private int extent;
     private long extentAt;
-    private int inMemoryAt;
+    private long inMemoryAt;
     private final byte[] lengthBytes = new byte[Varint.MAX_BYTES];
     private byte[] scratch = new byte[256];
 
@@ -189,20 +335,60 @@ final class PerKeyStore implements ValueStore {
         extent += 2;
         extentAt = 0;
       }
-      byte[] array = arrays.get(slot);
-      int end = used.getInt(slot);
-      if (array == null || inMemoryAt >= end) {
+      long end = inMemory(slot);
+      if (inMemoryAt >= end) {
         return false;
       }
-      long decoded = Varint.read(array, inMemoryAt, end - inMemoryAt);
+      byte[] page = page((int) (inMemoryAt / pageSize));
+      int at = (int) (inMemoryAt % pageSize);
+      int inPage = (int) Math.min(page.length - at, end - inMemoryAt);
+      long decoded = Varint.read(page, at, inPage);
+      if (decoded == Varint.TRUNCATED) {
+        int headerLength = (int) Math.min(Varint.MAX_BYTES, end - inMemoryAt);
+        copy(inMemoryAt, lengthBytes, 0, headerLength);
+        decoded = Varint.read(lengthBytes, 0, headerLength);
+      }
       if (decoded < 0 || (decoded & 0xFF) + (decoded >>> 8) > end - inMemoryAt) {
-        throw corrupt(decoded, inMemoryAt, end, "the key's array on the heap");
+        throw corrupt(decoded, inMemoryAt, end, "the key's pages on the heap");
       }
       int length = (int) (decoded >>> 8);
-      int start = inMemoryAt + (int) (decoded & 0xFF);
-      view.set(array, start, length);
+      long start = inMemoryAt + (decoded & 0xFF);
+      int startAt = (int) (start % pageSize);
+      if (start / pageSize == inMemoryAt / pageSize && startAt + length <= page.length) {
+        view.set(page, startAt, length);
+      } else {
+        ensureScratch(length);
+        copy(start, scratch, 0, length);
+        view.set(scratch, 0, length);
+      }
       inMemoryAt = start + length;
       return true;
+    }
+
+    /** Full page {@code index} of the slot, or its tail after them. */
+    private byte[] page(int index) {
+      ObjectArrayList<byte[]> pages = fullPages.get(slot);
+      int full = pages == null ? 0 : pages.size();
+      return index < full ? pages.get(index) : tails.get(slot);
+    }
+
+    /** Copies the slot's bytes on the heap at {@code position} across pages. */
+    private void copy(long position, byte[] dst, int offset, int length) {
+      while (length > 0) {
+        byte[] page = page((int) (position / pageSize));
+        int at = (int) (position % pageSize);
+        int n = Math.min(length, page.length - at);
+        System.arraycopy(page, at, dst, offset, n);
+        position += n;
+        offset += n;
+        length -= n;
+      }
+    }
+
+    private void ensureScratch(int length) {
+      if (scratch.length < length) {
+        scratch = new byte[Math.max(length, scratch.length * 2)];
+      }
     }
 
     /** A length prefix that cannot be right, named by its offset and where its bytes are. */
@@ -224,11 +410,10 @@ final class PerKeyStore implements ValueStore {
             decoded, extentAt, extentLength, "an extent moved to " + overflow.describe(location));
       }
       int length = (int) (decoded >>> 8);
-      if (scratch.length < length) {
-        scratch = new byte[Math.max(length, scratch.length * 2)];
-      }
+      ensureScratch(length);
       overflow.read(location + extentAt + (decoded & 0xFF), scratch, 0, length);
       view.set(scratch, 0, length);
+      overflow.readBack((decoded & 0xFF) + length);
       extentAt += (decoded & 0xFF) + length;
     }
   }

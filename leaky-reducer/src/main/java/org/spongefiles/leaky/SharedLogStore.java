@@ -54,8 +54,29 @@ final class SharedLogStore implements ValueStore {
   }
 
   @Override
+  public long growth(int slot, int length) {
+    long index = slot >= first.size() ? 8 + 4 + 8 : 0;
+    int count = count(slot);
+    if (count == 1) {
+      index += LIST_OVERHEAD + 16;
+    } else if (count > 1) {
+      LongArrayList more = rest.get(slot);
+      if (more.size() == more.elements().length) {
+        index += 8L * Math.max(2, more.elements().length / 2);
+      }
+    }
+    return log.growth(Varint.size(length) + (long) length) + index;
+  }
+
+  @Override
   public int count(int slot) {
     return slot < counts.size() ? counts.getInt(slot) : 0;
+  }
+
+  /** A key's first value is its oldest, and pages move oldest first. */
+  @Override
+  public boolean overflowed(int slot) {
+    return count(slot) > 0 && log.moved(first.getLong(slot));
   }
 
   @Override
@@ -81,6 +102,16 @@ final class SharedLogStore implements ValueStore {
   @Override
   public long heapBytes() {
     return log.residentBytes() + indexBytes;
+  }
+
+  @Override
+  public long pinnedBytes() {
+    return indexBytes;
+  }
+
+  @Override
+  public int largestArray() {
+    return log.pageSize();
   }
 
   @Override

@@ -15,6 +15,16 @@ final class Varint {
 
   private Varint() {}
 
+  /** How many bytes {@link #write} takes for {@code value}. */
+  static int size(int value) {
+    int n = 1;
+    while ((value & ~0x7F) != 0) {
+      value >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
   /** Writes {@code value} at {@code offset} of {@code dst}; returns the number of bytes written. */
   static int write(int value, byte[] dst, int offset) {
     int n = 0;

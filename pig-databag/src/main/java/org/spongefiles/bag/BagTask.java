@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.stats.SpongeStats;
 
 /**
@@ -36,9 +36,7 @@ public final class BagTask implements Closeable {
     this.taskId = Objects.requireNonNull(taskId, "taskId cannot be null");
     this.conf = Objects.requireNonNull(conf, "conf cannot be null");
     this.owner = owner;
-    for (ConfigOption<?> option : new SpongeOptions().options()) {
-      option.get(conf);
-    }
+    ConfigCheck.validate(conf, new SpongeOptions(), new PigBagOptions());
     this.mergeFanIn = PigBagOptions.MERGE_FANIN.get(conf);
     this.memory =
         new BagMemory(

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.spongefiles.core.io.Checksums;
 import org.spongefiles.core.tier.FileKey;
-import org.spongefiles.core.tier.PoolStoredChunk;
 import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.TierKind;
 
@@ -150,8 +149,8 @@ public final class SpongeFile {
     return key;
   }
 
-  /** Records chunk {@code index}, filled in place in the pool. */
-  synchronized void addPoolChunk(int index, PoolStoredChunk chunk, int[] crcs) {
+  /** Records chunk {@code index}, filled in place where the tier chain placed it. */
+  synchronized void addPlacedChunk(int index, StoredChunk chunk, int[] crcs) {
     setRecord(index, new ChunkRecord(chunk, crcs));
   }
 

@@ -70,8 +70,7 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     if (bufferSize <= 0) {
       throw new IllegalArgumentException("bufferSize : " + bufferSize + " (expected: > 0)");
     }
-    int rounded = Math.max(blockSize, (bufferSize / blockSize) * blockSize);
-    this.windowSize = Math.min(rounded, chunkSize);
+    this.windowSize = task.readWindow(bufferSize);
   }
 
   /** Bytes in the file. */

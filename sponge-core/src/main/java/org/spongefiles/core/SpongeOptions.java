@@ -3,6 +3,7 @@ package org.spongefiles.core;
 import java.time.Duration;
 import java.util.List;
 import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.Importance;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.Validator;
 import org.spongefiles.core.tier.TierKind;
@@ -12,6 +13,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Long> CHUNK_SIZE =
       ConfigOption.bytes("sponge.chunk.size", 1L << 20)
+          .importance(Importance.HIGH)
           .validate(Validator.bytesBetween(64L << 10, 256L << 20))
           .describe(
               "Size of one in-memory chunk, and of the write buffer that fills it. Must be a "
@@ -20,6 +22,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<List<String>> TIERS =
       ConfigOption.list("sponge.tiers", List.of("pool", "remote", "disk", "dfs"))
+          .importance(Importance.HIGH)
           .validate(Validator.subsetOf(TierKind.names()))
           .describe(
               "Where chunks may go, nearest first. A tier that is not configured (no servers "
@@ -27,18 +30,24 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<String> POOL_DIR =
       ConfigOption.string("sponge.pool.dir", "/dev/shm")
+          .importance(Importance.HIGH)
           .validate(Validator.nonBlank())
           .describe(
               "Directory of the node's shared memory pool files: a tmpfs, so the pool is memory. "
                   + "All tasks and the sponge server of a node must use the same directory.");
 
   public static final ConfigOption<String> POOL_NAME =
-      ConfigOption.string("sponge.pool.name", "sponge-pool")
+      ConfigOption.string("sponge.pool.name", "sponge-pool-${user.name}")
           .validate(Validator.nonBlank())
-          .describe("Base name of the pool's files in sponge.pool.dir.");
+          .describe(
+              "Base name of the pool's files in sponge.pool.dir; ${user.name} is the OS user of "
+                  + "the process. By default each OS user has a pool of its own (files 0600): "
+                  + "tasks share memory directly only with processes of their own user, and with "
+                  + "others only through a sponge server, which checks ownership.");
 
   public static final ConfigOption<Long> POOL_SIZE =
       ConfigOption.bytes("sponge.pool.size", 1L << 30)
+          .importance(Importance.HIGH)
           .validate(Validator.bytesBetween(64L << 10, 1L << 50))
           .describe(
               "Total size of the shared pool when it is created (by the sponge server or the "
@@ -46,6 +55,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Long> POOL_SEGMENT_SIZE =
       ConfigOption.bytes("sponge.pool.segment.size", 1L << 30)
+          .importance(Importance.LOW)
           .validate(Validator.bytesBetween(64L << 10, 1L << 30))
           .describe(
               "Size of one mapped segment file of the pool (a Java mapping is below 2 GiB); "
@@ -58,15 +68,17 @@ public final class SpongeOptions implements OptionSet {
                   + "sponge server should create it; tasks then skip the pool until it exists.");
 
   public static final ConfigOption<String> POOL_PERMISSIONS =
-      ConfigOption.string("sponge.pool.permissions", "rw-rw----")
+      ConfigOption.string("sponge.pool.permissions", "rw-------")
+          .importance(Importance.LOW)
           .validate(posixPermissions())
           .describe(
-              "POSIX permissions of newly created pool files. Every task user and the sponge "
-                  + "server must be able to read and write them: on a cluster whose tasks run as "
-                  + "their submitting users, put those users in the pool's group or use rw-rw-rw-.");
+              "POSIX permissions of newly created pool files. Any process that can open them "
+                  + "can read and write every chunk in the pool, so keep them to the pool's own "
+                  + "user (the default) unless all users sharing a pool trust each other.");
 
   public static final ConfigOption<Boolean> POOL_CHECKSUM =
       ConfigOption.bool("sponge.pool.checksum", false)
+          .importance(Importance.LOW)
           .describe(
               "Whether chunks in the node's pool carry CRC32C checksums verified on read. Off by "
                   + "default: the pool never leaves the node's memory, and a checksum costs about "
@@ -74,6 +86,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Duration> POOL_LOCK_TIMEOUT =
       ConfigOption.duration("sponge.pool.lock.timeout", Duration.ofSeconds(5))
+          .importance(Importance.LOW)
           .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofHours(1)))
           .describe(
               "How long an allocation waits for the pool lock held by a live process before it "
@@ -82,10 +95,12 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Boolean> POOL_RECLAIM_ON_START =
       ConfigOption.bool("sponge.pool.reclaim.on.start", true)
+          .importance(Importance.LOW)
           .describe("Whether a task frees the pool chunks of dead processes when it starts.");
 
   public static final ConfigOption<List<String>> DISK_DIRS =
       ConfigOption.list("sponge.disk.dirs", List.of())
+          .importance(Importance.HIGH)
           .describe(
               "Local directories for disk chunks. Empty means Hadoop's local directories "
                   + "(mapreduce.cluster.local.dir, set by YARN for each container), else "
@@ -105,6 +120,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Long> DISK_RECYCLE_BYTES =
       ConfigOption.bytes("sponge.disk.recycle.bytes", 256L << 20)
+          .importance(Importance.LOW)
           .validate(Validator.bytesBetween(0, 1L << 50))
           .describe(
               "Backing files of deleted SpongeFiles a task keeps, up to this many bytes, to "
@@ -126,12 +142,14 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<List<String>> REMOTE_SERVERS =
       ConfigOption.list("sponge.remote.servers", List.of())
+          .importance(Importance.HIGH)
           .describe(
               "Sponge servers (host:port) whose memory a task may borrow, in the order to try "
                   + "them, when no memory tracker is configured. Empty: no remote tier.");
 
   public static final ConfigOption<Integer> REMOTE_CONNECTIONS =
       ConfigOption.integer("sponge.remote.connections", 4)
+          .importance(Importance.LOW)
           .validate(Validator.between(1, 64))
           .describe("Idle connections a task keeps to each sponge server for reuse.");
 
@@ -150,6 +168,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Integer> REMOTE_ALLOCATE_BATCH =
       ConfigOption.integer("sponge.remote.allocate.batch", 4)
+          .importance(Importance.LOW)
           .validate(Validator.between(1, 1024))
           .describe(
               "Chunks a task allocates per request to a sponge server; unused ones are freed "
@@ -157,12 +176,14 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Duration> REMOTE_REFUSAL_BACKOFF =
       ConfigOption.duration("sponge.remote.refusal.backoff", Duration.ofSeconds(1))
+          .importance(Importance.LOW)
           .validate(Validator.durationBetween(Duration.ZERO, Duration.ofHours(1)))
           .describe(
               "How long a task skips a server that said it is full or the task is over quota.");
 
   public static final ConfigOption<Duration> REMOTE_FAILURE_BACKOFF =
       ConfigOption.duration("sponge.remote.failure.backoff", Duration.ofSeconds(30))
+          .importance(Importance.LOW)
           .validate(Validator.durationBetween(Duration.ZERO, Duration.ofHours(1)))
           .describe(
               "How long a task skips a server that failed (connection refused, reset, timeout).");
@@ -176,6 +197,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<String> AUTH_SECRET_FILE =
       ConfigOption.string("sponge.auth.secret.file", "")
+          .importance(Importance.HIGH)
           .describe(
               "File holding the cluster secret (at least 16 characters) that every task and "
                   + "sponge server proves with HMAC-SHA256 on each connection. Empty: no "
@@ -205,6 +227,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Long> CHECKSUM_BLOCK_SIZE =
       ConfigOption.bytes("sponge.checksum.block.size", 64L << 10)
+          .importance(Importance.LOW)
           .validate(Validator.bytesBetween(4L << 10, 256L << 20))
           .describe(
               "Bytes covered by one CRC32C. Reads of non-pool chunks are verified a block at a "
@@ -212,6 +235,7 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Integer> WRITE_BUFFERS =
       ConfigOption.integer("sponge.write.buffers", 4)
+          .importance(Importance.LOW)
           .validate(Validator.between(1, 1024))
           .describe(
               "Most chunks per task queued or being written to non-pool tiers behind the "
@@ -220,11 +244,13 @@ public final class SpongeOptions implements OptionSet {
 
   public static final ConfigOption<Integer> IO_THREADS =
       ConfigOption.integer("sponge.io.threads", 2)
+          .importance(Importance.LOW)
           .validate(Validator.between(1, 256))
           .describe("Threads per task that write chunks behind the writer and prefetch reads.");
 
   public static final ConfigOption<Boolean> READ_PREFETCH =
       ConfigOption.bool("sponge.read.prefetch", true)
+          .importance(Importance.LOW)
           .describe("Whether a reader fetches the next non-pool window while the current is read.");
 
   public static final ConfigOption<String> NODE_ID =

@@ -7,13 +7,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.io.Checksums;
 import org.spongefiles.core.tier.PoolStoredChunk;
-import org.spongefiles.core.tier.PoolTier;
-import org.spongefiles.core.tier.TierKind;
 
 /**
- * Writes a SpongeFile chunk by chunk. A chunk the pool has room for is written straight into the
- * shared memory (one copy); otherwise the chunk fills one of the task's write buffers and is stored
- * behind the writer. Closing finishes the file.
+ * Writes a SpongeFile chunk by chunk. When the tier chain hands it a pool chunk, the chunk is
+ * written straight into the shared memory (one copy); otherwise the chunk fills one of the task's
+ * write buffers and the chain places it behind the writer. Closing finishes the file.
  */
 final class SpongeOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeOutputStream.class);
@@ -27,7 +25,6 @@ final class SpongeOutputStream extends OutputStream {
   // stream's lock there would invert the writer's order (stream, then file) and could deadlock.
   private volatile long written;
   private boolean closed;
-  private boolean poolFailureLogged;
 
   SpongeOutputStream(SpongeFile file, SpongeTask task) {
     this.file = file;
@@ -108,7 +105,7 @@ final class SpongeOutputStream extends OutputStream {
   private void releaseTarget() {
     if (poolChunk != null) {
       try {
-        task.tiers().pool().release(poolChunk);
+        task.tiers().releaseInPlace(poolChunk);
       } catch (IOException e) {
         LOG.warn("Could not free {}: {}", poolChunk.describe(), e.toString());
       }
@@ -149,31 +146,16 @@ final class SpongeOutputStream extends OutputStream {
     chunkIndex++;
     long start = System.nanoTime();
     try {
-      PoolTier pool = task.tiers().pool();
-      if (pool != null) {
-        PoolStoredChunk chunk = reservePoolChunk(pool);
-        if (chunk != null) {
-          poolChunk = chunk;
-          target = chunk.writeBuffer();
-          target.clear();
-          return;
-        }
+      PoolStoredChunk chunk = task.tiers().reserveInPlace(file.key());
+      if (chunk != null) {
+        poolChunk = chunk;
+        target = chunk.writeBuffer();
+        target.clear();
+        return;
       }
       target = task.buffers().take();
     } finally {
       task.stats().addBlockedWrite(System.nanoTime() - start);
-    }
-  }
-
-  private PoolStoredChunk reservePoolChunk(PoolTier pool) {
-    try {
-      return pool.reserve();
-    } catch (IOException e) {
-      if (!poolFailureLogged) {
-        poolFailureLogged = true;
-        LOG.warn("The pool could not give {} a chunk; using the next tier: {}", file, e.toString());
-      }
-      return null;
     }
   }
 
@@ -188,15 +170,13 @@ final class SpongeOutputStream extends OutputStream {
       return;
     }
     if (poolChunk != null) {
-      poolChunk.seal(length);
       int[] crcs = null;
       if (task.poolChecksum()) {
         ByteBuffer data = target.duplicate();
         data.flip();
         crcs = Checksums.compute(data, task.checksumBlockSize());
       }
-      file.addPoolChunk(chunkIndex, poolChunk, crcs);
-      task.stats().recordWrite(TierKind.POOL, length);
+      file.addPlacedChunk(chunkIndex, task.tiers().placeInPlace(poolChunk, length), crcs);
       poolChunk = null;
     } else {
       ByteBuffer sealed = target;

@@ -153,6 +153,16 @@ public final class SpongeTask implements Closeable {
     return settings.checksumBlockSize;
   }
 
+  /**
+   * The read window of a {@link SpongeInputStream} asked for {@code requested} bytes: whole
+   * checksum blocks, at least one, at most a chunk. A reader holds two (one read ahead).
+   */
+  public int readWindow(long requested) {
+    int block = settings.checksumBlockSize;
+    long rounded = Math.max(block, requested / block * block);
+    return (int) Math.min(rounded, chunkSize);
+  }
+
   boolean poolChecksum() {
     return settings.poolChecksum;
   }

@@ -25,7 +25,6 @@ import org.spongefiles.core.tier.PoolTier;
 import org.spongefiles.core.tier.Tier;
 import org.spongefiles.core.tier.TierChain;
 import org.spongefiles.core.tier.TierKind;
-import org.spongefiles.core.wire.ClusterSecret;
 
 /** Builds a task's tier chain from {@code sponge.tiers} and the keys of each tier. */
 final class TierChainFactory {
@@ -63,11 +62,11 @@ final class TierChainFactory {
       case POOL:
         return openPool(conf, task);
       case REMOTE:
-        return openRemote(conf, task);
+        return openRemote(conf, task, settings);
       case DISK:
         return new DiskTier(
             task.taskId(),
-            DiskTier.configuredDirs(conf),
+            SpongeSettings.diskDirs(conf),
             SpongeOptions.DISK_RESERVE.get(conf),
             SpongeOptions.DISK_LIMIT.get(conf),
             SpongeOptions.DISK_RECYCLE_BYTES.get(conf));
@@ -82,9 +81,9 @@ final class TierChainFactory {
     }
   }
 
-  private static RemoteTier openRemote(Configuration conf, TaskIdentity task) {
-    RemoteSettings settings = new RemoteSettings(conf);
-    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+  private static RemoteTier openRemote(
+      Configuration conf, TaskIdentity task, SpongeTaskSettings taskSettings) {
+    RemoteSettings settings = taskSettings.remote;
     boolean tracked = !ClusterOptions.TRACKER_ADDRESSES.get(conf).isEmpty();
     if (!tracked && settings.servers().isEmpty()) {
       LOG.debug(
@@ -94,7 +93,7 @@ final class TierChainFactory {
     }
     ClientIdentity identity =
         new ClientIdentity(
-            RemoteSettings.nodeServerEndpoint(conf, task.node()),
+            SpongeSettings.nodeServerEndpoint(conf, task.node()),
             task.pid(),
             task.startMillis(),
             ChunkOwner.taskHash(task.taskId()),
@@ -102,7 +101,7 @@ final class TierChainFactory {
     ConnectionPool connections =
         new ConnectionPool(
             identity,
-            secret,
+            taskSettings.secret,
             settings.connectTimeout(),
             settings.ioTimeout(),
             settings.connectionsPerServer());
@@ -114,7 +113,7 @@ final class TierChainFactory {
   }
 
   private static PoolTier openPool(Configuration conf, TaskIdentity task) throws IOException {
-    PoolSpec spec = PoolSpec.fromConfiguration(conf);
+    PoolSpec spec = SpongeSettings.poolSpec(conf);
     SharedPool pool;
     try {
       pool = SharedPool.open(spec);

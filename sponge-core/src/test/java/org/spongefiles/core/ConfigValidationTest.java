@@ -94,11 +94,10 @@ class ConfigValidationTest {
   void diskDirectoriesDefaultToHadoopsLocalDirectories() {
     Configuration conf = new Configuration(false);
     conf.set("mapreduce.cluster.local.dir", "/data/1/yarn,/data/2/yarn");
-    assertThat(org.spongefiles.core.tier.DiskTier.configuredDirs(conf))
+    assertThat(SpongeSettings.diskDirs(conf))
         .containsExactly(Path.of("/data/1/yarn/spongefiles"), Path.of("/data/2/yarn/spongefiles"));
     Configuration tmpOnly = new Configuration(false);
     tmpOnly.set("hadoop.tmp.dir", "/scratch");
-    assertThat(org.spongefiles.core.tier.DiskTier.configuredDirs(tmpOnly))
-        .containsExactly(Path.of("/scratch/spongefiles"));
+    assertThat(SpongeSettings.diskDirs(tmpOnly)).containsExactly(Path.of("/scratch/spongefiles"));
   }
 }

@@ -93,6 +93,39 @@ class FallThroughTest {
   }
 
   @Test
+  void theTierOrderDecidesPlacementEvenWhenThePoolComesAfterDisk() throws Exception {
+    Configuration conf = conf(4, 3, false);
+    conf.set("sponge.tiers", "disk,pool");
+    long size = 5L * CHUNK + 100;
+    try (SpongeTask task = SpongeTask.open(conf, "attempt_ft_order")) {
+      SpongeFile file = task.create("disk-first");
+      byte[] digest;
+      try (OutputStream out = file.output()) {
+        digest = RandomBytes.write(out, 21, size);
+      }
+      assertThat(file.chunks())
+          .extracting(ChunkInfo::tier)
+          .containsExactly(
+              TierKind.DISK,
+              TierKind.DISK,
+              TierKind.DISK,
+              TierKind.POOL,
+              TierKind.POOL,
+              TierKind.POOL);
+      SpongeStatsAssert.wrote(task, TierKind.DISK, 3L * CHUNK, 3);
+      SpongeStatsAssert.wrote(task, TierKind.POOL, 2L * CHUNK + 100, 3);
+      assertThat(task.tiers().pool().pool().freeChunks()).isEqualTo(1);
+      try (SpongeInputStream in = file.input()) {
+        RandomBytes.Digest read = RandomBytes.read(in, 5);
+        assertThat(read.bytes).isEqualTo(size);
+        assertThat(read.sha256).isEqualTo(digest);
+      }
+      file.delete();
+      assertThat(task.tiers().pool().pool().freeChunks()).isEqualTo(4);
+    }
+  }
+
+  @Test
   void diskChunksAppendAcrossPoolGapsAndPoolSpaceIsReused() throws Exception {
     try (SpongeTask task = SpongeTask.open(conf(2, 100, false), "attempt_ft_2")) {
       SpongeFile blocker = task.create("blocker");

@@ -113,8 +113,7 @@ class SpongeFileStateTest {
     assertThat(open.state()).isEqualTo(SpongeFileState.DELETED);
     try (org.spongefiles.core.pool.SharedPool pool =
         org.spongefiles.core.pool.SharedPool.open(
-            org.spongefiles.core.pool.PoolSpec.fromConfiguration(
-                SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10)))) {
+            SpongeSettings.poolSpec(SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10)))) {
       assertThat(pool.freeChunks()).isEqualTo(16);
       assertThat(pool.owners()).isEmpty();
     }

@@ -16,9 +16,10 @@ import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
 
 /**
- * What the server does with its pool for remote clients: allocations within the per-task quota, and
- * reads, writes and frees of chunks the client's task owns (checked against the owner entry and
- * generation, so no client can touch another task's chunk).
+ * What the server does with its pool for remote clients: allocations within the per-session and
+ * per-node quotas, and reads, writes and frees of chunks the client's session owns (checked against
+ * the owner entry and generation). A chunk's owner records the session the server issued, not the
+ * task the client names, so no client can touch a chunk of a session it was not issued.
  */
 final class PoolService {
   static final int MAX_ALLOCATE = 1024;
@@ -27,6 +28,7 @@ final class PoolService {
   private final String endpoint;
   private final String rack;
   private final long quotaChunks;
+  private final long nodeQuotaChunks;
   private final QuotaLedger ledger;
   private final ServerMetrics metrics;
 
@@ -35,12 +37,14 @@ final class PoolService {
       String endpoint,
       String rack,
       long quotaBytes,
+      long nodeQuotaBytes,
       QuotaLedger ledger,
       ServerMetrics metrics) {
     this.pool = pool;
     this.endpoint = endpoint;
     this.rack = rack;
     this.quotaChunks = quotaBytes == 0 ? 0 : Math.max(1, quotaBytes / pool.chunkSize());
+    this.nodeQuotaChunks = nodeQuotaBytes == 0 ? 0 : Math.max(1, nodeQuotaBytes / pool.chunkSize());
     this.ledger = ledger;
     this.metrics = metrics;
   }
@@ -60,10 +64,10 @@ final class PoolService {
    * The owner chunks of this client get, recording its node in the host table if needed; {@code
    * cachedHost} is reused while the table still names the node there.
    */
-  ChunkOwner ownerForAllocation(Hello hello, String nodeKey, int cachedHost, String peer)
-      throws WireException {
+  ChunkOwner ownerForAllocation(
+      Hello hello, long session, String nodeKey, int cachedHost, String peer) throws WireException {
     if (nodeKey.isEmpty()) {
-      return new ChunkOwner(hello.pid, hello.startMillis, 0, hello.taskHash);
+      return new ChunkOwner(hello.pid, hello.startMillis, 0, session);
     }
     int host = cachedHost;
     if (host <= 0 || !nodeKey.equals(pool.hostName(host))) {
@@ -73,19 +77,19 @@ final class PoolService {
         throw new WireException(ErrorCode.POOL_FULL, peer, e.getMessage());
       }
     }
-    return new ChunkOwner(hello.pid, hello.startMillis, host, hello.taskHash);
+    return new ChunkOwner(hello.pid, hello.startMillis, host, session);
   }
 
   /** The owner of this client's existing chunks, or null when its node holds none here. */
-  ChunkOwner existingOwner(Hello hello, String nodeKey, int cachedHost) {
+  ChunkOwner existingOwner(Hello hello, long session, String nodeKey, int cachedHost) {
     if (nodeKey.isEmpty()) {
-      return new ChunkOwner(hello.pid, hello.startMillis, 0, hello.taskHash);
+      return new ChunkOwner(hello.pid, hello.startMillis, 0, session);
     }
     int host =
         cachedHost > 0 && nodeKey.equals(pool.hostName(cachedHost))
             ? cachedHost
             : pool.findHostId(nodeKey);
-    return host == 0 ? null : new ChunkOwner(hello.pid, hello.startMillis, host, hello.taskHash);
+    return host == 0 ? null : new ChunkOwner(hello.pid, hello.startMillis, host, session);
   }
 
   List<PoolChunk> allocate(ChunkOwner owner, int count, String peer) throws IOException {
@@ -102,14 +106,27 @@ final class PoolService {
         throw new WireException(
             ErrorCode.QUOTA_EXCEEDED,
             peer,
-            "task "
-                + Long.toHexString(owner.task())
-                + " holds its quota of "
+            "the session holds its quota of "
                 + quotaChunks
-                + " chunks on node "
+                + " chunks (sponge.server.quota.per.task) on node "
                 + endpoint);
       }
       allowed = (int) Math.min(count, left);
+    }
+    if (nodeQuotaChunks > 0 && owner.host() != 0) {
+      long left = nodeQuotaChunks - ledger.hostChunks(owner);
+      if (left <= 0) {
+        throw new WireException(
+            ErrorCode.QUOTA_EXCEEDED,
+            peer,
+            "node "
+                + pool.hostName(owner.host())
+                + " holds its quota of "
+                + nodeQuotaChunks
+                + " chunks (sponge.server.quota.per.node) on node "
+                + endpoint);
+      }
+      allowed = (int) Math.min(allowed, left);
     }
     List<PoolChunk> chunks;
     try {
@@ -195,6 +212,10 @@ final class PoolService {
     return new WireException(
         ErrorCode.NO_SUCH_CHUNK,
         peer,
-        "chunk " + chunk.index() + " (generation " + chunk.generation() + ") is not this task's");
+        "chunk "
+            + chunk.index()
+            + " (generation "
+            + chunk.generation()
+            + ") is not this session's");
   }
 }

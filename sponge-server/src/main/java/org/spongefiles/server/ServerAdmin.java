@@ -3,13 +3,13 @@ package org.spongefiles.server;
 import java.time.Duration;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ServerStats;
 
 /**
@@ -42,7 +42,7 @@ public final class ServerAdmin {
           RemoteConnection.open(
               ServerAddress.parse(args[0]),
               admin,
-              ClusterSecret.fromConfiguration(conf),
+              SpongeSettings.clusterSecret(conf),
               Duration.ofSeconds(5),
               Duration.ofSeconds(10))) {
         ServerStats stats = connection.stats();

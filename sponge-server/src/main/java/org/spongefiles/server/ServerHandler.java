@@ -3,11 +3,18 @@ package org.spongefiles.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.pool.ChunkOwner;
@@ -21,6 +28,7 @@ import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.core.wire.netty.FrameDecoder;
 import org.spongefiles.core.wire.netty.Handshake;
 import org.spongefiles.core.wire.netty.InboundFrame;
 import org.spongefiles.core.wire.netty.Responses;
@@ -31,6 +39,12 @@ import org.spongefiles.core.wire.netty.Responses;
  * protocol fault (malformed, oversized or out-of-order frame, failed authentication) is answered
  * with an ERROR, logged with its reason, and the connection is closed. Other connections are never
  * affected.
+ *
+ * <p>Until the peer has authenticated it gets almost nothing: frames of at most {@link
+ * Frame#MAX_UNAUTHENTICATED_PAYLOAD} bytes read into small buffers, {@code
+ * sponge.server.handshake.timeout} to prove the secret, and no log line of its own (its faults go
+ * to the {@link RefusalLog} summary). Once authenticated the frame limit and read buffers grow to a
+ * chunk's worth.
  */
 final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
@@ -39,32 +53,93 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private final Handshake handshake;
   private final ServerMetrics metrics;
   private final SpongeServer server;
+  private final Limits limits;
   private String peer = "?";
+  private InetAddress address;
+  private ScheduledFuture<?> handshakeDeadline;
   private Hello hello;
+  private long session;
   private String nodeKey;
   private int host;
   private int inFlight;
 
+  /** What an authenticated connection may use, and how long a stranger may take to become one. */
+  static final class Limits {
+    final int maxPayload;
+    final RecvByteBufAllocator receiveBuffers;
+    final long handshakeTimeoutMillis;
+    final RefusalLog refusals;
+    final SessionKeys sessions;
+
+    Limits(
+        int maxPayload,
+        RecvByteBufAllocator receiveBuffers,
+        long handshakeTimeoutMillis,
+        RefusalLog refusals,
+        SessionKeys sessions) {
+      this.maxPayload = maxPayload;
+      this.receiveBuffers = receiveBuffers;
+      this.handshakeTimeoutMillis = handshakeTimeoutMillis;
+      this.refusals = refusals;
+      this.sessions = sessions;
+    }
+  }
+
   ServerHandler(
-      PoolService service, ClusterSecret secret, ServerMetrics metrics, SpongeServer server) {
+      PoolService service,
+      ClusterSecret secret,
+      ServerMetrics metrics,
+      SpongeServer server,
+      Limits limits) {
     this.service = service;
     this.handshake = new Handshake(secret);
     this.metrics = metrics;
     this.server = server;
+    this.limits = limits;
   }
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
-    peer = String.valueOf(ctx.channel().remoteAddress());
+    SocketAddress remote = ctx.channel().remoteAddress();
+    peer = String.valueOf(remote);
+    address =
+        remote instanceof InetSocketAddress ? ((InetSocketAddress) remote).getAddress() : null;
     metrics.connections.inc();
+    handshakeDeadline =
+        ctx.executor()
+            .schedule(
+                () -> handshakeTimedOut(ctx), limits.handshakeTimeoutMillis, TimeUnit.MILLISECONDS);
     handshake.challenge(ctx, service.chunkSize(), service.endpoint());
     ctx.fireChannelActive();
   }
 
+  private void handshakeTimedOut(ChannelHandlerContext ctx) {
+    if (hello == null && ctx.channel().isActive()) {
+      limits.refusals.record(
+          address,
+          "handshake_timeout",
+          peer + " did not authenticate within " + limits.handshakeTimeoutMillis + " ms");
+      ctx.close();
+    }
+  }
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    handshakeDeadline.cancel(false);
     metrics.connections.dec();
     ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof IdleStateEvent) {
+      if (inFlight == 0) {
+        LOG.debug("Closing connection from {}: idle", peer);
+        ctx.close();
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(event);
   }
 
   @Override
@@ -75,11 +150,11 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         throw new WireException(
             ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
       }
-      metrics.requests.labelValues(frame.opcode.name()).inc();
       if (hello == null) {
         hello(ctx, frame);
       } else {
         serve(ctx, frame);
+        metrics.requests.labelValues(frame.opcode.name()).inc();
       }
     } catch (WireException e) {
       fail(ctx, frame.requestId, e);
@@ -104,18 +179,32 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
       }
       throw e;
     }
-    hello = accepted;
-    java.net.SocketAddress remote = ctx.channel().remoteAddress();
+    SocketAddress remote = ctx.channel().remoteAddress();
     String peerHost =
-        remote instanceof java.net.InetSocketAddress
-            ? ((java.net.InetSocketAddress) remote).getHostString()
+        remote instanceof InetSocketAddress
+            ? ((InetSocketAddress) remote).getHostString()
             : String.valueOf(remote);
-    nodeKey = service.nodeKey(hello, peerHost);
+    String node = service.nodeKey(accepted, peerHost);
+    byte[] ticket =
+        accepted.ticket.length == 0 ? limits.sessions.issue(accepted, node) : accepted.ticket;
+    try {
+      session = limits.sessions.session(ticket, accepted, node, peer);
+    } catch (WireException e) {
+      metrics.authFailures.inc();
+      throw e;
+    }
+    handshake.welcome(ctx, frame.requestId, accepted, ticket);
+    hello = accepted;
+    nodeKey = node;
+    handshakeDeadline.cancel(false);
+    ctx.pipeline().get(FrameDecoder.class).setMaxPayload(limits.maxPayload);
+    ctx.channel().config().setRecvByteBufAllocator(limits.receiveBuffers);
     LOG.debug(
-        "{} is task {} of node {}",
+        "{} is task {} of node {}, session {}",
         peer,
         hello.taskId,
-        nodeKey.isEmpty() ? "(this node)" : nodeKey);
+        nodeKey.isEmpty() ? "(this node)" : nodeKey,
+        Long.toHexString(session));
   }
 
   private void serve(ChannelHandlerContext ctx, InboundFrame frame) throws IOException {
@@ -127,9 +216,10 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
             throw new WireException(
                 ErrorCode.MALFORMED_FRAME, peer, "ALLOCATE body of " + body.remaining() + " bytes");
           }
-          ChunkOwner owner = service.ownerForAllocation(hello, nodeKey, host, peer);
+          ChunkOwner owner = service.ownerForAllocation(hello, session, nodeKey, host, peer);
           host = owner.host();
           List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
+          metrics.taskNames.record(owner.task(), hello.taskId);
           reply(ctx, Opcode.ALLOCATED, frame.requestId, ChunkHandles.encode(chunks));
           break;
         }
@@ -137,14 +227,15 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         {
           ChunkRange range = ChunkRange.decodeWrite(body, peer);
           ByteBuf data = frame.payload.slice(ChunkRange.WRITE_HEAD, range.length);
-          service.write(service.existingOwner(hello, nodeKey, host), range, data, peer);
+          service.write(service.existingOwner(hello, session, nodeKey, host), range, data, peer);
           reply(ctx, Opcode.WRITTEN, frame.requestId, ByteBuffer.allocate(0));
           break;
         }
       case READ:
         {
           ChunkRange range = ChunkRange.decodeRead(body, peer);
-          ByteBuffer bytes = service.read(service.existingOwner(hello, nodeKey, host), range, peer);
+          ByteBuffer bytes =
+              service.read(service.existingOwner(hello, session, nodeKey, host), range, peer);
           ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes));
           break;
         }
@@ -152,7 +243,8 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
         {
           int freed =
               service.free(
-                  service.existingOwner(hello, nodeKey, host), ChunkHandles.decode(body, peer));
+                  service.existingOwner(hello, session, nodeKey, host),
+                  ChunkHandles.decode(body, peer));
           reply(ctx, Opcode.FREED, frame.requestId, ByteBuffer.allocate(4).putInt(freed).flip());
           break;
         }
@@ -179,7 +271,11 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private void fail(ChannelHandlerContext ctx, long requestId, WireException e) {
     metrics.errors.labelValues(e.code().name()).inc();
     ByteBuf error = Responses.error(ctx, requestId, e.code(), e.reason());
-    if (e.code().closesConnection()) {
+    if (hello == null) {
+      limits.refusals.record(
+          address, e.code() == ErrorCode.AUTH_FAILED ? "auth_failed" : "bad_frame", e.getMessage());
+      ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+    } else if (e.code().closesConnection()) {
       LOG.warn("Closing connection from {}: {}", peer, e.getMessage());
       ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
     } else {

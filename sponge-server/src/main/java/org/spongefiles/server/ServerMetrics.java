@@ -1,13 +1,20 @@
 package org.spongefiles.server;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Opcode;
 
-/** The server's Prometheus metrics, in a registry of its own. */
+/**
+ * The server's Prometheus metrics, in a registry of its own. Every counter and every label value is
+ * present from the start, at zero.
+ */
 final class ServerMetrics {
   final PrometheusRegistry registry = new PrometheusRegistry();
   final Gauge connections;
@@ -17,6 +24,21 @@ final class ServerMetrics {
   final Counter bytesRead;
   final Counter reclaimed;
   final Counter authFailures;
+  final Counter refusedPeers;
+  final TaskNames taskNames = new TaskNames();
+
+  /** The requests a server serves. */
+  static final Opcode[] REQUESTS = {
+    Opcode.ALLOCATE, Opcode.WRITE, Opcode.READ, Opcode.FREE, Opcode.STATS, Opcode.LIVENESS
+  };
+
+  /** Direct memory of Netty's default allocator, the one the server's channels use. */
+  static long nettyDirectBytes() {
+    ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
+    return allocator instanceof ByteBufAllocatorMetricProvider
+        ? ((ByteBufAllocatorMetricProvider) allocator).metric().usedDirectMemory()
+        : -1;
+  }
 
   ServerMetrics(SharedPool pool) {
     connections =
@@ -27,13 +49,13 @@ final class ServerMetrics {
     requests =
         Counter.builder()
             .name("sponge_server_requests_total")
-            .help("Requests served, by opcode")
+            .help("Requests of authenticated clients served, by opcode")
             .labelNames("op")
             .register(registry);
     errors =
         Counter.builder()
             .name("sponge_server_errors_total")
-            .help("ERROR replies and refused connections, by error code")
+            .help("ERROR replies, by error code")
             .labelNames("code")
             .register(registry);
     bytesWritten =
@@ -57,7 +79,26 @@ final class ServerMetrics {
             .name("sponge_server_auth_failures_total")
             .help("Connections that failed to prove the cluster secret")
             .register(registry);
+    refusedPeers =
+        Counter.builder()
+            .name("sponge_server_refused_peers_total")
+            .help("Connections closed before they authenticated, by reason")
+            .labelNames("reason")
+            .register(registry);
+    for (Opcode opcode : REQUESTS) {
+      requests.labelValues(opcode.name()).inc(0);
+    }
+    for (ErrorCode code : ErrorCode.values()) {
+      errors.labelValues(code.name()).inc(0);
+    }
+    reclaimed.labelValues("local").inc(0);
+    reclaimed.labelValues("remote").inc(0);
     JvmMetrics.builder().register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_netty_direct_bytes")
+        .help("Direct memory held by the server's network buffers (Netty's allocator)")
+        .callback(callback -> callback.call(nettyDirectBytes()))
+        .register(registry);
     GaugeWithCallback.builder()
         .name("sponge_server_pool_chunks")
         .help("Chunks in the node's pool")
@@ -67,6 +108,30 @@ final class ServerMetrics {
         .name("sponge_server_pool_free_chunks")
         .help("Free chunks in the node's pool")
         .callback(callback -> callback.call(pool.freeChunks()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_owned_chunks")
+        .help("Chunks held by tasks of this node (local) and of other nodes (remote)")
+        .labelNames("owner")
+        .callback(
+            callback -> {
+              TaskHoldings holdings = TaskHoldings.of(pool.owners());
+              callback.call(holdings.localChunks, "local");
+              callback.call(holdings.remoteChunks, "remote");
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("sponge_server_task_chunks")
+        .help("Chunks held by each of the " + TaskHoldings.TOP + " tasks holding the most")
+        .labelNames("task")
+        .callback(
+            callback -> {
+              TaskHoldings holdings = TaskHoldings.of(pool.owners());
+              taskNames.retainOnly(holdings.chunksByTask.keySet());
+              for (java.util.Map.Entry<Long, Integer> task : holdings.top()) {
+                callback.call(task.getValue(), taskNames.name(task.getKey()));
+              }
+            })
         .register(registry);
     GaugeWithCallback.builder()
         .name("sponge_server_pool_chunk_bytes")

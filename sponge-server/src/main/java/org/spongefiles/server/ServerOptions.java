@@ -41,9 +41,18 @@ public final class ServerOptions implements OptionSet {
       ConfigOption.bytes("sponge.server.quota.per.task", 0)
           .validate(Validator.bytesBetween(0, 1L << 50))
           .describe(
-              "Most bytes one task may hold in this node's pool through the server; past it "
-                  + "allocations are refused (QUOTA_EXCEEDED) and the task moves to another tier. "
-                  + "0 means no quota.");
+              "Most bytes one task may hold in this node's pool through the server, counted per "
+                  + "session the server issued (a task's connections to a server share one); past "
+                  + "it allocations are refused (QUOTA_EXCEEDED) and the task moves to another "
+                  + "tier. 0 means no quota.");
+
+  public static final ConfigOption<Long> QUOTA_PER_NODE =
+      ConfigOption.bytes("sponge.server.quota.per.node", 0)
+          .validate(Validator.bytesBetween(0, 1L << 50))
+          .describe(
+              "Most bytes the tasks of one other node may hold in this node's pool together, "
+                  + "however many sessions they open; past it allocations are refused "
+                  + "(QUOTA_EXCEEDED). 0 means no quota.");
 
   public static final ConfigOption<Integer> METRICS_PORT =
       ConfigOption.integer("sponge.server.metrics.port", 7072)
@@ -59,6 +68,41 @@ public final class ServerOptions implements OptionSet {
               "On shutdown, how long requests already received may take to finish before "
                   + "connections are closed.");
 
+  public static final ConfigOption<Duration> HANDSHAKE_TIMEOUT =
+      ConfigOption.duration("sponge.server.handshake.timeout", Duration.ofSeconds(5))
+          .validate(Validator.durationBetween(Duration.ofMillis(100), Duration.ofMinutes(10)))
+          .describe(
+              "How long a new connection may take to authenticate (HELLO); a peer that has not by"
+                  + " then is disconnected and counted as refused.");
+
+  public static final ConfigOption<Duration> IDLE_TIMEOUT =
+      ConfigOption.duration("sponge.server.idle.timeout", Duration.ofMinutes(10))
+          .validate(Validator.durationBetween(Duration.ofSeconds(1), Duration.ofDays(1)))
+          .describe(
+              "An authenticated connection with no traffic either way for this long is closed; "
+                  + "tasks open a new one when they need it.");
+
+  public static final ConfigOption<Integer> MAX_CONNECTIONS =
+      ConfigOption.integer("sponge.server.max.connections", 4096)
+          .validate(Validator.between(1, 1 << 20))
+          .describe(
+              "Most connections the server holds open; more are closed at once and counted as "
+                  + "refused. Keep it well below the daemon's open-file limit (SPONGE_NOFILE).");
+
+  public static final ConfigOption<Integer> MAX_CONNECTIONS_PER_ADDRESS =
+      ConfigOption.integer("sponge.server.max.connections.per.address", 512)
+          .validate(Validator.between(1, 1 << 20))
+          .describe(
+              "Most connections from one source address (one node's tasks together); more are "
+                  + "closed at once and counted as refused.");
+
+  public static final ConfigOption<Duration> REFUSAL_LOG_INTERVAL =
+      ConfigOption.duration("sponge.server.refusal.log.interval", Duration.ofMinutes(1))
+          .validate(Validator.durationBetween(Duration.ofSeconds(1), Duration.ofDays(1)))
+          .describe(
+              "Refused and failed unauthenticated peers are logged as one summary line per "
+                  + "interval (counts by reason and the busiest addresses), not a line each.");
+
   private static final List<ConfigOption<?>> ALL =
       List.of(
           BIND_HOST,
@@ -66,8 +110,14 @@ public final class ServerOptions implements OptionSet {
           RECLAIM_INTERVAL,
           RECLAIM_GRACE,
           QUOTA_PER_TASK,
+          QUOTA_PER_NODE,
           METRICS_PORT,
-          SHUTDOWN_TIMEOUT);
+          SHUTDOWN_TIMEOUT,
+          HANDSHAKE_TIMEOUT,
+          IDLE_TIMEOUT,
+          MAX_CONNECTIONS,
+          MAX_CONNECTIONS_PER_ADDRESS,
+          REFUSAL_LOG_INTERVAL);
 
   @Override
   public String title() {

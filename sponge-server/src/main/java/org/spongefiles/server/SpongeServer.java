@@ -6,17 +6,22 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,6 +32,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
@@ -34,12 +40,13 @@ import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
-import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
@@ -66,24 +73,33 @@ public final class SpongeServer implements Closeable {
   private final Duration shutdownTimeout;
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ConnectionGate gate;
+  private final RefusalLog refusals;
+  private final long idleTimeoutMillis;
   private final String rack;
   private Channel serverChannel;
   private HTTPServer http;
   private CuratorFramework zookeeper;
   private Closeable registration;
 
-  private SpongeServer(Configuration conf, SharedPool pool) {
+  private SpongeServer(Configuration conf, SharedPool pool, SessionKeys sessions) {
     this.pool = pool;
     String node = TaskIdentity.nodeName(conf);
-    this.endpoint = RemoteSettings.nodeServerEndpoint(conf, node);
+    this.endpoint = SpongeSettings.nodeServerEndpoint(conf, node);
     this.rack = RackResolver.rackOf(conf, node);
     this.metrics = new ServerMetrics(pool);
     this.shutdownTimeout = ServerOptions.SHUTDOWN_TIMEOUT.get(conf);
+    this.gate =
+        new ConnectionGate(
+            ServerOptions.MAX_CONNECTIONS.get(conf),
+            ServerOptions.MAX_CONNECTIONS_PER_ADDRESS.get(conf));
+    this.refusals = new RefusalLog(metrics.refusedPeers, LOG::warn);
+    this.idleTimeoutMillis = ServerOptions.IDLE_TIMEOUT.get(conf).toMillis();
     this.boss = new NioEventLoopGroup(1);
     this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
     QuotaLedger ledger = new QuotaLedger();
     ledger.rebuild(pool.owners());
-    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
     ClientIdentity self =
         new ClientIdentity(
             endpoint,
@@ -98,7 +114,7 @@ public final class SpongeServer implements Closeable {
             metrics,
             self,
             secret,
-            new RemoteSettings(conf),
+            SpongeSettings.remote(conf),
             ServerOptions.RECLAIM_GRACE.get(conf).toMillis());
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -109,8 +125,23 @@ public final class SpongeServer implements Closeable {
             });
     PoolService service =
         new PoolService(
-            pool, endpoint, rack, ServerOptions.QUOTA_PER_TASK.get(conf), ledger, metrics);
-    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this);
+            pool,
+            endpoint,
+            rack,
+            ServerOptions.QUOTA_PER_TASK.get(conf),
+            ServerOptions.QUOTA_PER_NODE.get(conf),
+            ledger,
+            metrics);
+    int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
+    ServerHandler.Limits limits =
+        new ServerHandler.Limits(
+            maxPayload,
+            // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
+            new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE),
+            ServerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis(),
+            refusals,
+            sessions);
+    this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this, limits);
   }
 
   private final HandlerFactory handlerFactory;
@@ -127,11 +158,17 @@ public final class SpongeServer implements Closeable {
    */
   public static SpongeServer start(Configuration conf) throws IOException {
     validate(conf);
-    SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf));
+    SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf));
+    try {
+      checkChunkSize(pool.chunkSize(), conf);
+    } catch (ConfigException e) {
+      pool.close();
+      throw e;
+    }
     SpongeServer server;
     try {
-      server = new SpongeServer(conf, pool);
-    } catch (RuntimeException e) {
+      server = new SpongeServer(conf, pool, SessionKeys.forPool(pool.metadataFile()));
+    } catch (IOException | RuntimeException e) {
       pool.close();
       throw e;
     }
@@ -145,30 +182,54 @@ public final class SpongeServer implements Closeable {
   }
 
   private static void validate(Configuration conf) {
-    for (org.spongefiles.core.config.ConfigOption<?> option : new ServerOptions().options()) {
-      option.get(conf);
+    ConfigCheck.validate(conf, new ServerOptions(), new ClusterOptions(), new SpongeOptions());
+    SpongeSettings.remote(conf);
+    SpongeSettings.clusterSecret(conf);
+    checkChunkSize(SpongeOptions.CHUNK_SIZE.get(conf), conf);
+    checkPoolDir(conf);
+  }
+
+  /** Tasks refuse chunks that are not whole checksum blocks: so does the server, at start. */
+  private static void checkChunkSize(long chunkSize, Configuration conf) {
+    long block = SpongeOptions.CHECKSUM_BLOCK_SIZE.get(conf);
+    if (chunkSize % block != 0) {
+      throw new ConfigException(
+          SpongeOptions.CHUNK_SIZE.key(),
+          ByteSize.format(chunkSize),
+          "tasks accept only whole multiples of "
+              + SpongeOptions.CHECKSUM_BLOCK_SIZE.key()
+              + " ("
+              + ByteSize.format(block)
+              + ")");
     }
-    for (org.spongefiles.core.config.ConfigOption<?> option : new ClusterOptions().options()) {
-      option.get(conf);
+  }
+
+  private static void checkPoolDir(Configuration conf) {
+    Path dir = Path.of(SpongeOptions.POOL_DIR.get(conf));
+    String problem = null;
+    if (!Files.exists(dir)) {
+      problem = "does not exist";
+    } else if (!Files.isDirectory(dir)) {
+      problem = "is not a directory";
+    } else if (!Files.isWritable(dir)) {
+      problem = "is not writable by user " + System.getProperty("user.name");
     }
-    for (org.spongefiles.core.config.ConfigOption<?> option : new SpongeOptions().options()) {
-      option.get(conf);
+    if (problem != null) {
+      throw new ConfigException(SpongeOptions.POOL_DIR.key(), dir.toString(), problem);
     }
-    new RemoteSettings(conf);
-    ClusterSecret.fromConfiguration(conf);
   }
 
   private void bind(Configuration conf) throws IOException {
-    int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
             .channel(NioServerSocketChannel.class)
             .childOption(ChannelOption.TCP_NODELAY, true)
-            // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
+            // Until HELLO succeeds a peer's bytes are read into small buffers only.
             .childOption(
                 ChannelOption.RCVBUF_ALLOCATOR,
-                new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE))
+                new FixedRecvByteBufAllocator(
+                    Frame.HEADER_SIZE + Frame.MAX_UNAUTHENTICATED_PAYLOAD))
             .childOption(
                 ChannelOption.WRITE_BUFFER_WATER_MARK,
                 new WriteBufferWaterMark(2 * pool.chunkSize(), 8 * pool.chunkSize()))
@@ -180,11 +241,23 @@ public final class SpongeServer implements Closeable {
                       ch.close();
                       return;
                     }
+                    InetAddress address = ch.remoteAddress().getAddress();
+                    ConnectionGate.Admission admission = gate.admit(address);
+                    if (admission != ConnectionGate.Admission.ADMITTED) {
+                      refuse(ch, admission);
+                      return;
+                    }
+                    ch.closeFuture().addListener(closed -> gate.release(address));
                     channels.add(ch);
                     ch.pipeline()
                         .addLast(
+                            "idle",
+                            new IdleStateHandler(0, 0, idleTimeoutMillis, TimeUnit.MILLISECONDS))
+                        .addLast(
                             "frames",
-                            new FrameDecoder(maxPayload, String.valueOf(ch.remoteAddress())))
+                            new FrameDecoder(
+                                Frame.MAX_UNAUTHENTICATED_PAYLOAD,
+                                String.valueOf(ch.remoteAddress())))
                         .addLast("handler", handlerFactory.create());
                   }
                 });
@@ -192,21 +265,27 @@ public final class SpongeServer implements Closeable {
     int port = SpongeOptions.SERVER_PORT.get(conf);
     io.netty.channel.ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bound.isSuccess()) {
-      throw new IOException(
-          "Cannot listen on "
-              + host
-              + ":"
-              + port
-              + " (sponge.server.bind.host, sponge.server.port): "
-              + bound.cause().getMessage(),
-          bound.cause());
+      throw new ConfigException(
+          SpongeOptions.SERVER_PORT.key(),
+          Integer.toString(port),
+          "cannot listen on " + host + ":" + port + ": " + bound.cause().getMessage());
     }
     serverChannel = bound.channel();
     long interval = ServerOptions.RECLAIM_INTERVAL.get(conf).toMillis();
     sweeper.scheduleWithFixedDelay(reclaimer, interval, interval, TimeUnit.MILLISECONDS);
+    long logInterval = ServerOptions.REFUSAL_LOG_INTERVAL.get(conf).toMillis();
+    sweeper.scheduleWithFixedDelay(
+        refusals::flush, logInterval, logInterval, TimeUnit.MILLISECONDS);
     int metricsPort = ServerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
-      http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      try {
+        http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      } catch (IOException e) {
+        throw new ConfigException(
+            ServerOptions.METRICS_PORT.key(),
+            Integer.toString(metricsPort),
+            "cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+      }
     }
     if (!ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
       zookeeper = ZooKeeperClients.start(conf);
@@ -215,7 +294,11 @@ public final class SpongeServer implements Closeable {
               zookeeper,
               ZooKeeperLayout.fromConfiguration(conf),
               new ServerRegistration(
-                  ServerAddress.parse(endpoint), rack, pool.chunkCount(), pool.chunkSize()));
+                  ServerAddress.parse(endpoint),
+                  rack,
+                  pool.chunkCount(),
+                  pool.chunkSize(),
+                  http == null ? -1 : http.getPort()));
     }
     LOG.info(
         "Sponge server {} (rack {}) listening on {} with pool {} ({}){}",
@@ -225,6 +308,19 @@ public final class SpongeServer implements Closeable {
         pool.metadataFile(),
         pool.stats(),
         http == null ? "" : ", metrics on port " + http.getPort());
+  }
+
+  private void refuse(SocketChannel channel, ConnectionGate.Admission admission) {
+    boolean total = admission == ConnectionGate.Admission.TOO_MANY_CONNECTIONS;
+    refusals.record(
+        channel.remoteAddress().getAddress(),
+        total ? "max_connections" : "max_connections_per_address",
+        channel.remoteAddress()
+            + " over "
+            + (total
+                ? "sponge.server.max.connections"
+                : "sponge.server.max.connections.per.address"));
+    channel.close();
   }
 
   /** The address the server listens on. */
@@ -244,6 +340,16 @@ public final class SpongeServer implements Closeable {
 
   public SharedPool pool() {
     return pool;
+  }
+
+  /** The summary of refused peers; tests flush it rather than wait for its interval. */
+  RefusalLog refusals() {
+    return refusals;
+  }
+
+  /** Connections currently admitted. */
+  int connectionCount() {
+    return gate.total();
   }
 
   /** Runs a reclaim sweep now (the periodic one runs on its own); returns chunks freed. */
@@ -291,6 +397,7 @@ public final class SpongeServer implements Closeable {
     }
     channels.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
     sweeper.shutdownNow();
+    refusals.flush();
     if (http != null) {
       http.close();
     }

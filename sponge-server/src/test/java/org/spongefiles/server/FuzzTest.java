@@ -126,7 +126,8 @@ class FuzzTest {
   private static byte[] hello() {
     return frame(
         Opcode.HELLO,
-        new Hello("", DEAD_PID, 0, 3, "attempt_fuzz", new byte[32], new byte[0]).encode());
+        new Hello("", DEAD_PID, 0, 3, "attempt_fuzz", new byte[0], new byte[32], new byte[0])
+            .encode());
   }
 
   private static byte[] frame(Opcode opcode, ByteBuffer body) {

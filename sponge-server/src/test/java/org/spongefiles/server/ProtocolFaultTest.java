@@ -51,7 +51,7 @@ class ProtocolFaultTest {
   private RawClient helloed() throws Exception {
     RawClient raw = new RawClient(server.address());
     raw.receive();
-    Hello hello = new Hello("", 999, 0, 6, "attempt_raw", new byte[32], new byte[0]);
+    Hello hello = new Hello("", 999, 0, 6, "attempt_raw", new byte[0], new byte[32], new byte[0]);
     ByteBuffer body = hello.encode();
     byte[] bytes = new byte[body.remaining()];
     body.get(bytes);
@@ -94,19 +94,21 @@ class ProtocolFaultTest {
     expectClosedWith(
         header(Frame.MAGIC, 9, 18, 0, 0),
         ErrorCode.UNSUPPORTED_VERSION,
-        "protocol version 9 is not supported (this side speaks 1)");
+        "protocol version 9 is not supported (this side speaks 2)");
   }
 
   @Test
   void unknownOpcode() throws Exception {
     expectClosedWith(
-        header(Frame.MAGIC, 1, 99, 0, 0), ErrorCode.MALFORMED_FRAME, "unknown opcode 99");
+        header(Frame.MAGIC, Frame.VERSION, 99, 0, 0),
+        ErrorCode.MALFORMED_FRAME,
+        "unknown opcode 99");
   }
 
   @Test
   void oversizedFrameIsRefusedBeforeItsPayloadArrives() throws Exception {
     expectClosedWith(
-        header(Frame.MAGIC, 1, 12, 0, 512 << 20),
+        header(Frame.MAGIC, Frame.VERSION, 12, 0, 512 << 20),
         ErrorCode.FRAME_TOO_LARGE,
         "payload of 536870912 bytes (expected: 0 to "
             + (ServerFixture.CHUNK + Frame.MAX_CONTROL_PAYLOAD)
@@ -116,12 +118,14 @@ class ProtocolFaultTest {
   @Test
   void aResponseSentByAClientIsOutOfOrder() throws Exception {
     expectClosedWith(
-        header(Frame.MAGIC, 1, 15, 1, 0), ErrorCode.OUT_OF_ORDER, "a client sent a response frame");
+        header(Frame.MAGIC, Frame.VERSION, 15, 1, 0),
+        ErrorCode.OUT_OF_ORDER,
+        "a client sent a response frame");
   }
 
   @Test
   void aSecondHelloIsOutOfOrder() throws Exception {
-    Hello hello = new Hello("", 999, 0, 6, "again", new byte[32], new byte[0]);
+    Hello hello = new Hello("", 999, 0, 6, "again", new byte[0], new byte[32], new byte[0]);
     ByteBuffer body = hello.encode();
     ByteBuffer frame = ByteBuffer.allocate(Frame.HEADER_SIZE + body.remaining());
     Frame.putHeader(frame, Opcode.HELLO, 0, 7, body.remaining());
@@ -133,7 +137,7 @@ class ProtocolFaultTest {
   @Test
   void aTruncatedBodyIsMalformed() throws Exception {
     byte[] frame = new byte[Frame.HEADER_SIZE + 3];
-    System.arraycopy(header(Frame.MAGIC, 1, 14, 0, 3), 0, frame, 0, Frame.HEADER_SIZE);
+    System.arraycopy(header(Frame.MAGIC, Frame.VERSION, 14, 0, 3), 0, frame, 0, Frame.HEADER_SIZE);
     expectClosedWith(frame, ErrorCode.MALFORMED_FRAME, "body ends before");
   }
 

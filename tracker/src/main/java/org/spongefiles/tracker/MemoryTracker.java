@@ -26,11 +26,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -98,7 +99,7 @@ public final class MemoryTracker implements Closeable {
     this.directory = new ServerDirectory(zookeeper, layout);
     this.poller =
         new StatsPoller(
-            directory, self, ClusterSecret.fromConfiguration(conf), pollTimeout.toMillis());
+            directory, self, SpongeSettings.clusterSecret(conf), pollTimeout.toMillis());
     this.latch =
         new LeaderLatch(
             zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
@@ -118,19 +119,17 @@ public final class MemoryTracker implements Closeable {
       return tracker;
     } catch (Exception e) {
       tracker.close();
+      if (e instanceof RuntimeException) {
+        throw (RuntimeException) e;
+      }
       throw e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
     }
   }
 
   private static void validate(Configuration conf) {
-    for (ConfigOption<?> option : new TrackerOptions().options()) {
-      option.get(conf);
-    }
-    for (ConfigOption<?> option : new ClusterOptions().options()) {
-      option.get(conf);
-    }
+    ConfigCheck.validate(conf, new TrackerOptions(), new ClusterOptions());
     SpongeOptions.NODE_ID.get(conf);
-    ClusterSecret.fromConfiguration(conf);
+    SpongeSettings.clusterSecret(conf);
     ZooKeeperLayout.fromConfiguration(conf);
     if (ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
       throw new org.spongefiles.core.config.ConfigException(
@@ -141,7 +140,8 @@ public final class MemoryTracker implements Closeable {
   }
 
   private void begin(Configuration conf) throws Exception {
-    ClusterSecret secret = ClusterSecret.fromConfiguration(conf);
+    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
+    long handshakeMillis = TrackerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis();
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
@@ -154,22 +154,21 @@ public final class MemoryTracker implements Closeable {
                     ch.pipeline()
                         .addLast(
                             new FrameDecoder(
-                                Frame.MAX_CONTROL_PAYLOAD, String.valueOf(ch.remoteAddress())))
-                        .addLast(new TrackerHandler(MemoryTracker.this, secret, metrics));
+                                Frame.MAX_UNAUTHENTICATED_PAYLOAD,
+                                String.valueOf(ch.remoteAddress())))
+                        .addLast(
+                            new TrackerHandler(
+                                MemoryTracker.this, secret, metrics, handshakeMillis));
                   }
                 });
     String host = TrackerOptions.BIND_HOST.get(conf);
     int port = TrackerOptions.PORT.get(conf);
     ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bound.isSuccess()) {
-      throw new IOException(
-          "Cannot listen on "
-              + host
-              + ":"
-              + port
-              + " (sponge.tracker.bind.host, sponge.tracker.port): "
-              + bound.cause().getMessage(),
-          bound.cause());
+      throw new org.spongefiles.core.config.ConfigException(
+          TrackerOptions.PORT.key(),
+          Integer.toString(port),
+          "cannot listen on " + host + ":" + port + ": " + bound.cause().getMessage());
     }
     channel = bound.channel();
     latch.addListener(
@@ -192,7 +191,14 @@ public final class MemoryTracker implements Closeable {
     scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
     int metricsPort = TrackerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
-      http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      try {
+        http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+      } catch (IOException e) {
+        throw new org.spongefiles.core.config.ConfigException(
+            TrackerOptions.METRICS_PORT.key(),
+            Integer.toString(metricsPort),
+            "cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+      }
     }
     LOG.info("Tracker {} listening on {}", endpoint, channel.localAddress());
   }

@@ -14,6 +14,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorBody;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
@@ -77,8 +78,7 @@ final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
         hello(Challenge.decode(body, server));
         break;
       case HELLO_OK:
-        byte[] proof = new byte[body.remaining()];
-        body.get(proof);
+        byte[] proof = HelloOk.decode(body, server).proof;
         if (secret != null && !secret.verify(proof, "server", serverNonce, clientNonce)) {
           throw new WireException(
               ErrorCode.AUTH_FAILED, server, "the server's proof of the cluster secret is wrong");
@@ -113,7 +113,7 @@ final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
     serverNonce = challenge.nonce;
     clientNonce = new byte[32];
     RANDOM.nextBytes(clientNonce);
-    Hello hello = identity.hello(secret, serverNonce, clientNonce);
+    Hello hello = identity.hello(secret, serverNonce, clientNonce, new byte[0]);
     ctx.writeAndFlush(
         Responses.frame(ctx.alloc(), Opcode.HELLO, 0, 0, Unpooled.wrappedBuffer(hello.encode())));
   }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetworkTopology;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.pool.ChunkOwner;
@@ -11,7 +12,6 @@ import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
@@ -51,7 +51,7 @@ public final class TrackerAdmin {
           RemoteConnection.open(
               ServerAddress.parse(args[0]),
               admin,
-              ClusterSecret.fromConfiguration(conf),
+              SpongeSettings.clusterSecret(conf),
               Duration.ofSeconds(5),
               Duration.ofSeconds(10))) {
         try {

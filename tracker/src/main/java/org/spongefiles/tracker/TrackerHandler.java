@@ -6,6 +6,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -14,6 +16,7 @@ import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.core.wire.netty.FrameDecoder;
 import org.spongefiles.core.wire.netty.Handshake;
 import org.spongefiles.core.wire.netty.InboundFrame;
 import org.spongefiles.core.wire.netty.Responses;
@@ -29,20 +32,41 @@ final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   private final MemoryTracker tracker;
   private final Handshake handshake;
   private final TrackerMetrics metrics;
+  private final long handshakeMillis;
   private String peer = "?";
   private boolean authenticated;
+  private ScheduledFuture<?> handshakeDeadline;
 
-  TrackerHandler(MemoryTracker tracker, ClusterSecret secret, TrackerMetrics metrics) {
+  TrackerHandler(
+      MemoryTracker tracker, ClusterSecret secret, TrackerMetrics metrics, long handshakeMillis) {
     this.tracker = tracker;
     this.handshake = new Handshake(secret);
     this.metrics = metrics;
+    this.handshakeMillis = handshakeMillis;
   }
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     peer = String.valueOf(ctx.channel().remoteAddress());
+    handshakeDeadline =
+        ctx.executor()
+            .schedule(
+                () -> {
+                  if (!authenticated) {
+                    LOG.debug("Closing {}: no HELLO within {} ms", peer, handshakeMillis);
+                    ctx.close();
+                  }
+                },
+                handshakeMillis,
+                TimeUnit.MILLISECONDS);
     handshake.challenge(ctx, 1, tracker.endpoint());
     ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    handshakeDeadline.cancel(false);
+    ctx.fireChannelInactive();
   }
 
   @Override
@@ -53,8 +77,10 @@ final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
             ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
       }
       if (!authenticated) {
-        handshake.accept(ctx, frame, peer);
+        handshake.welcome(ctx, frame.requestId, handshake.accept(ctx, frame, peer), new byte[0]);
         authenticated = true;
+        handshakeDeadline.cancel(false);
+        ctx.pipeline().get(FrameDecoder.class).setMaxPayload(Frame.MAX_CONTROL_PAYLOAD);
         return;
       }
       if (frame.opcode != Opcode.FREE_LIST) {

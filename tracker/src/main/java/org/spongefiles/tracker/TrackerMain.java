@@ -1,6 +1,9 @@
 package org.spongefiles.tracker;
 
+import java.io.IOException;
+import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.config.ConfigException;
@@ -17,20 +20,8 @@ public final class TrackerMain {
   private TrackerMain() {}
 
   public static void main(String[] args) throws Exception {
-    Configuration conf;
-    try {
-      conf = DaemonArguments.parse(Arrays.asList(args));
-    } catch (IllegalArgumentException e) {
-      System.err.println("sponge-tracker: " + e.getMessage());
-      System.err.println("usage: TrackerMain --conf sponge-site.xml [-Dkey=value ...]");
-      System.exit(2);
-      return;
-    }
-    MemoryTracker tracker;
-    try {
-      tracker = MemoryTracker.start(conf);
-    } catch (ConfigException e) {
-      System.err.println("sponge-tracker: " + e.getMessage());
+    MemoryTracker tracker = launch(Arrays.asList(args), System.err);
+    if (tracker == null) {
       System.exit(2);
       return;
     }
@@ -52,5 +43,38 @@ public final class TrackerMain {
             + tracker.metricsPort());
     System.out.flush();
     stopped.await();
+  }
+
+  /**
+   * Reads the command line and configuration and starts the daemon; on a bad command line or
+   * configuration, a port in use or an unusable pool, prints ONE line naming the key and value (no
+   * stack trace) to {@code err} and returns null.
+   */
+  static MemoryTracker launch(List<String> args, PrintStream err) {
+    Configuration conf;
+    try {
+      conf = DaemonArguments.parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println("sponge-tracker: " + oneLine(e.getMessage()));
+      err.println("usage: TrackerMain --conf sponge-site.xml [-Dkey=value ...]");
+      return null;
+    } catch (RuntimeException e) {
+      err.println(
+          "sponge-tracker: cannot read the configuration: "
+              + oneLine(String.valueOf(e.getMessage())));
+      return null;
+    }
+    try {
+      return MemoryTracker.start(conf);
+    } catch (ConfigException e) {
+      err.println("sponge-tracker: " + oneLine(e.getMessage()));
+    } catch (IOException | RuntimeException e) {
+      err.println("sponge-tracker: cannot start: " + oneLine(e.toString()));
+    }
+    return null;
+  }
+
+  private static String oneLine(String message) {
+    return message.replaceAll("\\s*\\R\\s*", " ");
   }
 }

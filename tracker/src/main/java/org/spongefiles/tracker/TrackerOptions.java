@@ -45,8 +45,16 @@ public final class TrackerOptions implements OptionSet {
               "Port of the HTTP endpoint serving Prometheus metrics (/metrics) and a health "
                   + "check (/-/healthy); 0 picks a free port, -1 turns it off.");
 
+  public static final ConfigOption<Duration> HANDSHAKE_TIMEOUT =
+      ConfigOption.duration("sponge.tracker.handshake.timeout", Duration.ofSeconds(5))
+          .validate(Validator.durationBetween(Duration.ofMillis(100), Duration.ofMinutes(10)))
+          .describe(
+              "How long a task's connection may take to authenticate (HELLO) before the tracker "
+                  + "closes it.");
+
   private static final List<ConfigOption<?>> ALL =
-      List.of(BIND_HOST, PORT, ADDRESS, POLL_INTERVAL, POLL_TIMEOUT, METRICS_PORT);
+      List.of(
+          BIND_HOST, PORT, ADDRESS, POLL_INTERVAL, POLL_TIMEOUT, METRICS_PORT, HANDSHAKE_TIMEOUT);
 
   @Override
   public String title() {

@@ -97,12 +97,16 @@ class DiscoveryTest {
     Awaitility.await()
         .atMost(Duration.ofSeconds(10))
         .ignoreExceptionsInstanceOf(WireException.class)
-        .until(() -> TrackerClient.freeList(tracker.endpoint(), "/r2").servers.size() == 1);
+        .until(
+            () ->
+                TrackerClient.freeList(tracker.endpoint(), "/r1").servers.size() == 1
+                    && TrackerClient.freeList(tracker.endpoint(), "/r2").servers.size() == 1);
     FreeList r1 = TrackerClient.freeList(tracker.endpoint(), "/r1");
     assertThat(r1.servers).hasSize(1);
     assertThat(r1.servers.get(0).endpoint).isEqualTo(a.endpoint());
     assertThat(r1.servers.get(0).freeChunks).isEqualTo(16);
-    assertThat(r1.ageMillis).isBetween(0L, 1000L);
+    // Polled every 250 ms; a loaded CI machine may delay a round, never by seconds.
+    assertThat(r1.ageMillis).isBetween(0L, 5000L);
     FreeList r2 = TrackerClient.freeList(tracker.endpoint(), "/r2");
     assertThat(r2.servers.get(0).endpoint).isEqualTo(b.endpoint());
     assertThat(r2.servers.get(0).chunks).isEqualTo(32);

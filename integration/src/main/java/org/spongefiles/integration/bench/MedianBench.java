@@ -62,19 +62,38 @@ public final class MedianBench {
               Path.of(System.getProperty("java.io.tmpdir"), "median-bench").toString()));
   private final Path log = dir.resolve("children.log");
   private boolean mismatch;
+  private MedianData data;
 
   public static void main(String[] args) throws Exception {
     BenchReport.machine();
     MedianBench bench = new MedianBench();
     bench.run();
-    if (bench.mismatch) {
+    if (bench.mismatch()) {
       System.exit(1);
     }
   }
 
+  /** Reads the bench.median.* properties as they are now. */
+  public MedianBench() {}
+
+  /** The sizes this bench runs with, in words. */
+  public String describe() {
+    return String.format(
+        Locale.ROOT,
+        "%,d numbers in %d map outputs, reduce heap %s, JVM %s, sort %d MB, pool %s, sponge"
+            + " server %s",
+        numbers,
+        files,
+        ByteSize.format(reduceHeap),
+        String.join(" ", jvm),
+        sortMb,
+        ByteSize.format(pool),
+        remote > 0 ? ByteSize.format(remote) : "none");
+  }
+
   private void run() throws Exception {
     Files.createDirectories(dir);
-    MedianData data = MedianData.prepare(dir, numbers, files, 20140622);
+    data = MedianData.prepare(dir, numbers, files, 20140622);
     BenchReport.info(
         "median job: %,d numbers in %d map outputs, one reducer with a %s heap for the merger"
             + " (mapreduce.reduce.memory.totalbytes); each run in a JVM with %s; ours: pool %s,"
@@ -118,34 +137,14 @@ public final class MedianBench {
               + CONDITIONS.keySet()
               + ")");
     }
-    Path shm = Path.of("/dev/shm");
-    Path shmRoot = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : dir;
-    // Fresh pools for every condition: memory they took earlier must not look free or taken now.
-    Path poolDir = Files.createTempDirectory(shmRoot, "medianbench-pool-");
-    Path lenderDir = Files.createTempDirectory(shmRoot, "medianbench-lender-");
-    MedianProcesses.Server lender = remote > 0 ? startLender(lenderDir) : null;
-    MedianMeasure stock;
-    MedianMeasure ours;
+    MedianMeasure[] pair;
     String load;
     try (Contention contention = Contention.start(level, dir.resolve("contention"))) {
-      stock = runOnce(MedianRun.Merger.STOCK, condition, data, null, null);
-      ours = runOnce(MedianRun.Merger.SPONGE, condition, data, poolDir, lender);
+      pair = pair(condition, data, MedianPlacement.HERE);
       load = contention.describe();
-    } finally {
-      if (lender != null) {
-        lender.close();
-      }
-      deleteTree(poolDir);
-      deleteTree(lenderDir);
     }
-    String expected = data.median + " " + data.count;
-    for (MedianMeasure m : new MedianMeasure[] {stock, ours}) {
-      if (!m.succeeded() || !m.output().equals(expected)) {
-        mismatch = true;
-        BenchReport.info(
-            "MISMATCH in %s: output '%s', expected '%s'", condition, m.output(), expected);
-      }
-    }
+    MedianMeasure stock = pair[0];
+    MedianMeasure ours = pair[1];
     BenchReport.info("%s (%s):", condition, load);
     BenchReport.info("  stock: %s", stock.describe());
     BenchReport.info("  ours:  %s", ours.describe());
@@ -164,7 +163,55 @@ public final class MedianBench {
             ours.number("reduceDiskBytes"),
             stock.number("reduceDiskBytes"),
             load));
+    return pair;
+  }
+
+  /**
+   * Stock, then ours, once each, placed by {@code placement} (for the node sweep: on an emulated
+   * node); the input is generated on first use. Returns both; a wrong median is reported and makes
+   * {@link #mismatch()} true.
+   */
+  public MedianMeasure[] pair(String label, MedianPlacement placement) throws Exception {
+    Files.createDirectories(dir);
+    if (data == null) {
+      data = MedianData.prepare(dir, numbers, files, 20140622);
+    }
+    return pair(label, data, placement);
+  }
+
+  private MedianMeasure[] pair(String label, MedianData data, MedianPlacement placement)
+      throws Exception {
+    Path shm = Path.of("/dev/shm");
+    Path shmRoot = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : dir;
+    // Fresh pools for every pair: memory they took earlier must not look free or taken now.
+    Path poolDir = Files.createTempDirectory(shmRoot, "medianbench-pool-");
+    Path lenderDir = Files.createTempDirectory(shmRoot, "medianbench-lender-");
+    MedianProcesses.Server lender = remote > 0 ? startLender(lenderDir) : null;
+    MedianMeasure stock;
+    MedianMeasure ours;
+    try {
+      stock = runOnce(MedianRun.Merger.STOCK, label, data, null, null, placement);
+      ours = runOnce(MedianRun.Merger.SPONGE, label, data, poolDir, lender, placement);
+    } finally {
+      if (lender != null) {
+        lender.close();
+      }
+      deleteTree(poolDir);
+      deleteTree(lenderDir);
+    }
+    String expected = data.median + " " + data.count;
+    for (MedianMeasure m : new MedianMeasure[] {stock, ours}) {
+      if (!m.succeeded() || !m.output().equals(expected)) {
+        mismatch = true;
+        BenchReport.info("MISMATCH in %s: output '%s', expected '%s'", label, m.output(), expected);
+      }
+    }
     return new MedianMeasure[] {stock, ours};
+  }
+
+  /** Whether a run's median was wrong or a run failed. */
+  public boolean mismatch() {
+    return mismatch;
   }
 
   private MedianMeasure runOnce(
@@ -172,9 +219,13 @@ public final class MedianBench {
       String condition,
       MedianData data,
       Path poolDir,
-      MedianProcesses.Server lender)
+      MedianProcesses.Server lender,
+      MedianPlacement placement)
       throws IOException, InterruptedException {
-    Path work = dir.resolve("work-" + condition + "-" + merger.name().toLowerCase(Locale.ROOT));
+    Path work =
+        placement
+            .workRoot(dir)
+            .resolve("work-" + condition + "-" + merger.name().toLowerCase(Locale.ROOT));
     deleteTree(work);
     List<String> args = new ArrayList<>();
     args.add(merger.name().toLowerCase(Locale.ROOT));
@@ -196,8 +247,14 @@ public final class MedianBench {
         args.add("sponge.remote.servers=" + lender.endpoint);
       }
     }
+    Map<String, String> conf = new LinkedHashMap<>();
+    for (String pair : args.subList(4, args.size())) {
+      int eq = pair.indexOf('=');
+      conf.put(pair.substring(0, eq), pair.substring(eq + 1));
+    }
     try {
-      return new MedianMeasure(MedianProcesses.run(jvm, args, log));
+      placement.prepare(conf);
+      return new MedianMeasure(MedianProcesses.run(jvm, args, log, placement));
     } finally {
       deleteTree(work);
     }

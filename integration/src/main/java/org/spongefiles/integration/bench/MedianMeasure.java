@@ -3,46 +3,49 @@ package org.spongefiles.integration.bench;
 import java.util.Locale;
 import java.util.Map;
 
-/** The {@code RESULT} pairs of one {@link MedianRun} child, read back by {@link MedianBench}. */
-final class MedianMeasure {
+/**
+ * The {@code RESULT} pairs of one {@link MedianRun} child, read back by {@link MedianBench} and the
+ * node sweep.
+ */
+public final class MedianMeasure {
   private final Map<String, String> values;
 
   MedianMeasure(Map<String, String> values) {
     this.values = values;
   }
 
-  boolean succeeded() {
+  public boolean succeeded() {
     return Boolean.parseBoolean(values.get("succeeded"));
   }
 
-  String output() {
+  public String output() {
     return values.getOrDefault("output", "");
   }
 
-  long number(String key) {
+  public long number(String key) {
     String value = values.get(key);
     return value == null ? 0 : Long.parseLong(value);
   }
 
-  double jobSeconds() {
+  public double jobSeconds() {
     return number("jobNanos") / 1e9;
   }
 
-  double reduceSeconds() {
+  public double reduceSeconds() {
     return number("reduceNanos") / 1e9;
   }
 
   /** Bytes the reduce input had: what the reducer fetched. */
-  long reduceInputBytes() {
+  public long reduceInputBytes() {
     return number("REDUCE_SHUFFLE_BYTES");
   }
 
-  long sponge(String name) {
+  public long sponge(String name) {
     return number("SpongeFiles." + name);
   }
 
   /** Bytes the merger spilled: into SpongeFiles for ours, to local disk for Hadoop's. */
-  long spilledBytes() {
+  public long spilledBytes() {
     long sponge = 0;
     for (String tier : new String[] {"POOL", "REMOTE", "DISK", "DFS"}) {
       sponge += sponge(tier + "_BYTES_WRITTEN");
@@ -50,7 +53,7 @@ final class MedianMeasure {
     return sponge > 0 ? sponge : number("reduceDiskBytes");
   }
 
-  String describe() {
+  public String describe() {
     StringBuilder text =
         new StringBuilder(
             String.format(

@@ -22,9 +22,10 @@ final class MedianProcesses {
   private MedianProcesses() {}
 
   /** Runs {@link MedianRun} to completion; returns its {@code RESULT key=value} pairs. */
-  static Map<String, String> run(List<String> jvmOptions, List<String> args, Path log)
+  static Map<String, String> run(
+      List<String> jvmOptions, List<String> args, Path log, MedianPlacement placement)
       throws IOException, InterruptedException {
-    Process process = start(jvmOptions, MedianRun.class, args, log);
+    Process process = start(jvmOptions, MedianRun.class, args, log, placement);
     Map<String, String> result = new LinkedHashMap<>();
     try (BufferedReader out =
         new BufferedReader(
@@ -58,7 +59,9 @@ final class MedianProcesses {
         throws IOException, InterruptedException {
       List<String> args = new ArrayList<>();
       conf.forEach((key, value) -> args.add("-D" + key + "=" + value));
-      Process process = MedianProcesses.start(List.of("-Xmx128m"), ServerMain.class, args, log);
+      Process process =
+          MedianProcesses.start(
+              List.of("-Xmx128m"), ServerMain.class, args, log, MedianPlacement.HERE);
       BufferedReader out =
           new BufferedReader(
               new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -85,7 +88,12 @@ final class MedianProcesses {
     }
   }
 
-  private static Process start(List<String> jvmOptions, Class<?> main, List<String> args, Path log)
+  private static Process start(
+      List<String> jvmOptions,
+      Class<?> main,
+      List<String> args,
+      Path log,
+      MedianPlacement placement)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -94,7 +102,7 @@ final class MedianProcesses {
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());
     command.addAll(args);
-    return new ProcessBuilder(command)
+    return new ProcessBuilder(placement.command(command))
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.testing.TestDirs;
 
@@ -139,7 +139,7 @@ class PigWorkloadsTest {
     conf.set("sponge.pool.size", "1m");
     conf.set("sponge.chunk.size", "256k");
     conf.set("sponge.pool.create", "false");
-    try (SharedPool pool = SharedPool.open(PoolSpec.fromConfiguration(conf))) {
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
       return pool.freeChunks() == pool.chunkCount();
     }
   }

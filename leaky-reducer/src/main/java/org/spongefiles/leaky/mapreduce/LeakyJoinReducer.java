@@ -2,6 +2,7 @@ package org.spongefiles.leaky.mapreduce;
 
 import java.io.IOException;
 import org.apache.hadoop.io.DataInputBuffer;
+import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.mapreduce.Reducer;
@@ -29,7 +30,10 @@ import org.spongefiles.leaky.ValueBytes;
  * }</pre>
  *
  * <p>Probe records without a match are counted ({@code UNMATCHED_PROBES}) and dropped: an inner
- * join.
+ * join. When a key's build values were moved to SpongeFiles, its probe records are buffered as
+ * bytes (up to {@code sponge.leaky.join.probe.batch}) and joined a batch at a time, so the build
+ * values are read back once per batch rather than once per probe record; such a key's pairs then
+ * come build-major (each build value with every probe of the batch).
  */
 public abstract class LeakyJoinReducer<
         K extends WritableComparable<?>, B extends Writable, P extends Writable, KOUT, VOUT>
@@ -68,6 +72,7 @@ public abstract class LeakyJoinReducer<
         ValueBytes mode = LeakyOptions.VALUE_BYTES.get(context.getConfiguration());
         Sink sink = new Sink(table, holder, context);
         ValueBytes used = ReduceInput.drive(context, mode, sink);
+        sink.flush();
         context.getCounter(LeakyCounters.GROUP, UNMATCHED_PROBES).increment(sink.unmatched);
         LeakyCounters.publish(context, table, used);
       }
@@ -81,13 +86,22 @@ public abstract class LeakyJoinReducer<
     private final LeakyHashTable<K, B> table;
     private final JoinValue<B, P> holder;
     private final Context context;
+    private final long batchLimit;
+    private final DataOutputBuffer batch = new DataOutputBuffer();
+    private final DataInputBuffer batchIn = new DataInputBuffer();
+    private final P batchProbe;
+    private Group<K, B> batchGroup;
     private boolean probing;
     private long unmatched;
 
+    @SuppressWarnings("unchecked")
     Sink(LeakyHashTable<K, B> table, JoinValue<B, P> holder, Context context) {
       this.table = table;
       this.holder = holder;
       this.context = context;
+      this.batchLimit = LeakyOptions.JOIN_PROBE_BATCH.get(context.getConfiguration());
+      this.batchProbe =
+          (P) ReflectionUtils.newInstance(holder.probe().getClass(), context.getConfiguration());
     }
 
     @Override
@@ -116,8 +130,9 @@ public abstract class LeakyJoinReducer<
     }
 
     @Override
-    public void groupEnd(JoinKey<K> key) {
-      // The table spans the whole partition: nothing to do between keys.
+    public void groupEnd(JoinKey<K> key) throws IOException, InterruptedException {
+      // The table spans the whole partition; only a batch of probes may be pending.
+      flush();
     }
 
     private void checkSide(JoinKey<K> key, byte valueSide) throws IOException {
@@ -141,9 +156,40 @@ public abstract class LeakyJoinReducer<
         unmatched++;
         return;
       }
-      for (B build : group.values()) {
-        join(key, build, probe, context);
+      if (!group.overflowed()) {
+        for (B build : group.values()) {
+          join(key, build, probe, context);
+        }
+        return;
       }
+      if (batchGroup != null && !batchGroup.key().equals(key)) {
+        flush();
+      }
+      batchGroup = group;
+      probe.write(batch);
+      if (batch.getLength() >= batchLimit) {
+        flush();
+      }
+    }
+
+    /**
+     * Joins the buffered probes of one key whose build values overflowed: the build values are read
+     * back once for the whole batch, each joined with every buffered probe in turn.
+     */
+    void flush() throws IOException, InterruptedException {
+      if (batchGroup == null) {
+        return;
+      }
+      K key = batchGroup.key();
+      for (B build : batchGroup.values()) {
+        batchIn.reset(batch.getData(), 0, batch.getLength());
+        while (batchIn.getPosition() < batch.getLength()) {
+          batchProbe.readFields(batchIn);
+          join(key, build, batchProbe, context);
+        }
+      }
+      batchGroup = null;
+      batch.reset();
     }
   }
 }

@@ -3,6 +3,7 @@ package org.spongefiles.core.cluster;
 import java.time.Duration;
 import java.util.List;
 import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.Importance;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.Validator;
 
@@ -14,6 +15,7 @@ public final class ClusterOptions implements OptionSet {
 
   public static final ConfigOption<String> ZOOKEEPER_QUORUM =
       ConfigOption.string("sponge.zookeeper.quorum", "")
+          .importance(Importance.HIGH)
           .describe(
               "ZooKeeper connect string (zk1:2181,zk2:2181,zk3:2181). Sponge servers register there"
                   + " and trackers elect their leader there; tasks read it only when no tracker "
@@ -26,6 +28,7 @@ public final class ClusterOptions implements OptionSet {
 
   public static final ConfigOption<Duration> ZOOKEEPER_SESSION_TIMEOUT =
       ConfigOption.duration("sponge.zookeeper.session.timeout", Duration.ofSeconds(10))
+          .importance(Importance.LOW)
           .validate(Validator.durationBetween(Duration.ofMillis(500), Duration.ofMinutes(10)))
           .describe(
               "ZooKeeper session timeout of servers and trackers: how long after a crash a "
@@ -33,6 +36,7 @@ public final class ClusterOptions implements OptionSet {
 
   public static final ConfigOption<Duration> ZOOKEEPER_CONNECT_TIMEOUT =
       ConfigOption.duration("sponge.zookeeper.connect.timeout", Duration.ofSeconds(5))
+          .importance(Importance.LOW)
           .validate(Validator.durationBetween(Duration.ofMillis(100), Duration.ofMinutes(10)))
           .describe("How long to wait for a ZooKeeper connection before reporting it unavailable.");
 
@@ -45,6 +49,7 @@ public final class ClusterOptions implements OptionSet {
 
   public static final ConfigOption<List<String>> TRACKER_ADDRESSES =
       ConfigOption.list("sponge.tracker.addresses", List.of())
+          .importance(Importance.HIGH)
           .describe(
               "The memory trackers (host:port), any of them; a tracker that is not the leader "
                   + "points to the leader. Empty: tasks use sponge.remote.servers.");
@@ -58,11 +63,13 @@ public final class ClusterOptions implements OptionSet {
 
   public static final ConfigOption<Duration> TRACKER_REFRESH =
       ConfigOption.duration("sponge.tracker.refresh", Duration.ofSeconds(2))
+          .importance(Importance.LOW)
           .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofHours(1)))
           .describe("Age at which a task asks the tracker for its rack's free list again.");
 
   public static final ConfigOption<Double> TRACKER_NEARLY_FULL =
       ConfigOption.decimal("sponge.tracker.nearly.full", 0.05)
+          .importance(Importance.LOW)
           .validate(Validator.between(0.0, 1.0))
           .describe(
               "A server with less than this fraction of its pool free counts as nearly full: the "

@@ -11,12 +11,23 @@ public final class ServerRegistration {
   private final String rack;
   private final int chunks;
   private final int chunkSize;
+  private final int metricsPort;
 
   public ServerRegistration(ServerAddress address, String rack, int chunks, int chunkSize) {
+    this(address, rack, chunks, chunkSize, -1);
+  }
+
+  /**
+   * @param metricsPort the port of the server's Prometheus endpoint on its address's host, -1 when
+   *     it serves none (what {@code bin/sponge status} scrapes)
+   */
+  public ServerRegistration(
+      ServerAddress address, String rack, int chunks, int chunkSize, int metricsPort) {
     this.address = Objects.requireNonNull(address, "address cannot be null");
     this.rack = Objects.requireNonNull(rack, "rack cannot be null");
     this.chunks = chunks;
     this.chunkSize = chunkSize;
+    this.metricsPort = metricsPort;
   }
 
   public ServerAddress address() {
@@ -35,6 +46,11 @@ public final class ServerRegistration {
     return chunkSize;
   }
 
+  /** The port of the server's metrics endpoint, -1 when it has none or did not publish it. */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
   /** The node's data: {@code key=value} lines, readable with any ZooKeeper tool. */
   public byte[] encode() {
     return ("address="
@@ -45,12 +61,15 @@ public final class ServerRegistration {
             + chunks
             + "\nchunkSize="
             + chunkSize
+            + "\nmetricsPort="
+            + metricsPort
             + "\n")
         .getBytes(StandardCharsets.UTF_8);
   }
 
   /**
-   * Decodes a node's data.
+   * Decodes a node's data. {@code metricsPort} is optional (servers of earlier versions did not
+   * publish it).
    *
    * @throws IllegalArgumentException naming the problem when the data is not a registration
    */
@@ -62,7 +81,8 @@ public final class ServerRegistration {
           ServerAddress.parse(required(properties, "address")),
           required(properties, "rack"),
           Integer.parseInt(required(properties, "chunks")),
-          Integer.parseInt(required(properties, "chunkSize")));
+          Integer.parseInt(required(properties, "chunkSize")),
+          Integer.parseInt(properties.getProperty("metricsPort", "-1")));
     } catch (java.io.IOException | NumberFormatException e) {
       throw new IllegalArgumentException("not a server registration: " + e.getMessage(), e);
     }

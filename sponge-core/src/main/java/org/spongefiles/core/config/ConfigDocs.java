@@ -22,6 +22,7 @@ public final class ConfigDocs {
     List<OptionSet> sets = new ArrayList<>();
     ServiceLoader.load(OptionSet.class, ConfigDocs.class.getClassLoader()).forEach(sets::add);
     sets.sort(Comparator.comparingInt(OptionSet::order).thenComparing(OptionSet::title));
+    ConfigCheck.index(sets); // a key declared twice fails here, before anything reads it
     return sets;
   }
 
@@ -34,11 +35,14 @@ public final class ConfigDocs {
         .append("Regenerate with `mvn -q -pl integration -am -DskipTests -Pdocs package`.\n\n")
         .append("Sizes take binary suffixes (`64k`, `1m`, `2g`); durations take units ")
         .append("(`500ms`, `5s`, `2m`). A value that does not parse or validate stops the task ")
-        .append("or daemon at start with `Invalid value X for configuration Y: reason`.\n");
+        .append("or daemon at start with `Invalid value X for configuration Y: reason`. ")
+        .append("A `sponge.*` key that no module declares is logged once as unknown, with the ")
+        .append("nearest known key. Importance: `high` keys are the ones most clusters set or ")
+        .append("must check, `low` ones are tuning rarely worth changing.\n");
     for (OptionSet set : sets) {
       md.append("\n## ").append(set.title()).append("\n\n").append(set.summary()).append("\n\n");
-      md.append("| key | type | default | description |\n");
-      md.append("|---|---|---|---|\n");
+      md.append("| key | importance | type | default | description |\n");
+      md.append("|---|---|---|---|---|\n");
       for (ConfigOption<?> option : set.options()) {
         String text = option.description();
         if (!option.rule().isEmpty()) {
@@ -48,6 +52,8 @@ public final class ConfigDocs {
         md.append("| `")
             .append(option.key())
             .append("` | ")
+            .append(option.importance().label())
+            .append(" | ")
             .append(cell(option.typeName()))
             .append(" | `")
             .append(cell(defaultText))

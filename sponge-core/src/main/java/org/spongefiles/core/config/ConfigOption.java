@@ -32,6 +32,7 @@ public final class ConfigOption<T> {
   private final Function<T, String> formatter;
   private final Validator<T> validator;
   private final String description;
+  private final Importance importance;
 
   private ConfigOption(
       String key,
@@ -40,7 +41,8 @@ public final class ConfigOption<T> {
       Function<String, T> parser,
       Function<T, String> formatter,
       Validator<T> validator,
-      String description) {
+      String description,
+      Importance importance) {
     this.key = Objects.requireNonNull(key, "key cannot be null");
     this.typeName = typeName;
     this.defaultValue = Objects.requireNonNull(defaultValue, "defaultValue cannot be null");
@@ -48,18 +50,33 @@ public final class ConfigOption<T> {
     this.formatter = formatter;
     this.validator = validator;
     this.description = description;
+    this.importance = importance;
   }
 
   /** A byte size such as {@code 1m}; see {@link ByteSize}. */
   public static ConfigOption<Long> bytes(String key, long defaultValue) {
     return new ConfigOption<>(
-        key, "bytes", defaultValue, ByteSize::parse, ByteSize::format, Validator.any(), "");
+        key,
+        "bytes",
+        defaultValue,
+        ByteSize::parse,
+        ByteSize::format,
+        Validator.any(),
+        "",
+        Importance.MEDIUM);
   }
 
   /** A duration such as {@code 5s}; see {@link Durations}. */
   public static ConfigOption<Duration> duration(String key, Duration defaultValue) {
     return new ConfigOption<>(
-        key, "duration", defaultValue, Durations::parse, Durations::format, Validator.any(), "");
+        key,
+        "duration",
+        defaultValue,
+        Durations::parse,
+        Durations::format,
+        Validator.any(),
+        "",
+        Importance.MEDIUM);
   }
 
   public static ConfigOption<Integer> integer(String key, int defaultValue) {
@@ -70,7 +87,8 @@ public final class ConfigOption<T> {
         s -> Integer.parseInt(s.trim()),
         String::valueOf,
         Validator.any(),
-        "");
+        "",
+        Importance.MEDIUM);
   }
 
   public static ConfigOption<Double> decimal(String key, double defaultValue) {
@@ -81,7 +99,8 @@ public final class ConfigOption<T> {
         s -> Double.parseDouble(s.trim()),
         String::valueOf,
         Validator.any(),
-        "");
+        "",
+        Importance.MEDIUM);
   }
 
   public static ConfigOption<Boolean> bool(String key, boolean defaultValue) {
@@ -92,12 +111,13 @@ public final class ConfigOption<T> {
         ConfigOption::parseBoolean,
         String::valueOf,
         Validator.any(),
-        "");
+        "",
+        Importance.MEDIUM);
   }
 
   public static ConfigOption<String> string(String key, String defaultValue) {
     return new ConfigOption<>(
-        key, "string", defaultValue, String::trim, s -> s, Validator.any(), "");
+        key, "string", defaultValue, String::trim, s -> s, Validator.any(), "", Importance.MEDIUM);
   }
 
   /** A comma-separated list; blanks around elements are ignored, empty elements dropped. */
@@ -109,7 +129,8 @@ public final class ConfigOption<T> {
         ConfigOption::parseList,
         l -> String.join(",", l),
         Validator.any(),
-        "");
+        "",
+        Importance.MEDIUM);
   }
 
   /** One of an enum's constants, written case-insensitively. */
@@ -132,7 +153,8 @@ public final class ConfigOption<T> {
         },
         e -> e.name().toLowerCase(Locale.ROOT),
         Validator.any(),
-        "");
+        "",
+        Importance.MEDIUM);
   }
 
   /** Returns a copy of this option with a validation rule. */
@@ -141,12 +163,20 @@ public final class ConfigOption<T> {
     if (problem != null) {
       throw new IllegalArgumentException("default of " + key + " is invalid: " + problem);
     }
-    return new ConfigOption<>(key, typeName, defaultValue, parser, formatter, rule, description);
+    return new ConfigOption<>(
+        key, typeName, defaultValue, parser, formatter, rule, description, importance);
   }
 
   /** Returns a copy of this option with its documentation. */
   public ConfigOption<T> describe(String text) {
-    return new ConfigOption<>(key, typeName, defaultValue, parser, formatter, validator, text);
+    return new ConfigOption<>(
+        key, typeName, defaultValue, parser, formatter, validator, text, importance);
+  }
+
+  /** Returns a copy of this option ranked {@code level} in the reference (default medium). */
+  public ConfigOption<T> importance(Importance level) {
+    return new ConfigOption<>(
+        key, typeName, defaultValue, parser, formatter, validator, description, level);
   }
 
   /**
@@ -206,6 +236,10 @@ public final class ConfigOption<T> {
 
   public String description() {
     return description;
+  }
+
+  public Importance importance() {
+    return importance;
   }
 
   /** The validation rule in words, empty when there is none. */

@@ -8,8 +8,14 @@ import java.util.List;
  */
 public interface OptionSet {
 
-  /** Heading of this set in the reference ("sponge-core: SpongeFiles in a task"). */
+  /** Heading of this set in the reference: module, colon, subject ("sponge-core: ..."). */
   String title();
+
+  /** The module declaring the set: the title up to its colon ("sponge-core"). */
+  default String module() {
+    int colon = title().indexOf(':');
+    return colon < 0 ? title() : title().substring(0, colon);
+  }
 
   /** One paragraph on who sets these keys and where. */
   String summary();

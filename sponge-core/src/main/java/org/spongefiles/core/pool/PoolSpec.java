@@ -3,8 +3,6 @@ package org.spongefiles.core.pool;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
-import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.SpongeOptions;
 
 /** Where a node's pool lives, and how to create it if it does not exist yet. */
 public final class PoolSpec {
@@ -34,19 +32,6 @@ public final class PoolSpec {
     this.create = create;
     this.permissions = Objects.requireNonNull(permissions, "permissions cannot be null");
     this.lockTimeout = Objects.requireNonNull(lockTimeout, "lockTimeout cannot be null");
-  }
-
-  /** The pool described by the {@code sponge.pool.*} and {@code sponge.chunk.size} keys. */
-  public static PoolSpec fromConfiguration(Configuration conf) {
-    return new PoolSpec(
-        Path.of(SpongeOptions.POOL_DIR.get(conf)),
-        SpongeOptions.POOL_NAME.get(conf),
-        SpongeOptions.POOL_SIZE.get(conf),
-        SpongeOptions.CHUNK_SIZE.get(conf).intValue(),
-        SpongeOptions.POOL_SEGMENT_SIZE.get(conf),
-        SpongeOptions.POOL_CREATE.get(conf),
-        SpongeOptions.POOL_PERMISSIONS.get(conf),
-        SpongeOptions.POOL_LOCK_TIMEOUT.get(conf));
   }
 
   public Path dir() {
@@ -95,5 +80,10 @@ public final class PoolSpec {
   @Override
   public String toString() {
     return metadataFile().toString();
+  }
+
+  /** A pool name with {@code ${user.name}} replaced by this process's OS user. */
+  public static String expandUser(String name) {
+    return name.replace("${user.name}", System.getProperty("user.name"));
   }
 }

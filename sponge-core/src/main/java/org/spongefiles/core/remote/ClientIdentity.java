@@ -47,9 +47,10 @@ public final class ClientIdentity {
 
   /**
    * The HELLO this identity answers a server's challenge with: {@code clientNonce} for the server's
-   * proof, and, with a cluster secret, this client's proof over both nonces and the identity.
+   * proof, the server's session {@code ticket} (empty for a new session) and, with a cluster
+   * secret, this client's proof over both nonces and the identity.
    */
-  public Hello hello(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce) {
+  public Hello hello(ClusterSecret secret, byte[] serverNonce, byte[] clientNonce, byte[] ticket) {
     Hello hello =
         new Hello(
             livenessEndpoint(),
@@ -57,6 +58,7 @@ public final class ClientIdentity {
             startMillis(),
             taskHash(),
             taskId(),
+            ticket,
             clientNonce,
             new byte[0]);
     if (secret == null) {

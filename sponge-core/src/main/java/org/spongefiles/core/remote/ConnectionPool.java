@@ -12,6 +12,10 @@ import org.spongefiles.core.wire.ClusterSecret;
 /**
  * A task's connections to sponge servers: idle ones are kept per server (up to a bound) and reused;
  * a broken one is closed instead of returned. Closing the pool closes them all.
+ *
+ * <p>All of a task's connections to one server share the session its first connection was issued
+ * (the server binds chunks to sessions): the first connection to a server is opened alone, and
+ * later ones present its ticket.
  */
 public final class ConnectionPool implements Closeable {
   private final ClientIdentity identity;
@@ -20,6 +24,8 @@ public final class ConnectionPool implements Closeable {
   private final Duration ioTimeout;
   private final int maxIdlePerServer;
   private final Map<ServerAddress, Deque<RemoteConnection>> idle = new HashMap<>();
+  private final Map<ServerAddress, byte[]> tickets = new HashMap<>();
+  private final Map<ServerAddress, Object> openLocks = new HashMap<>();
   private boolean closed;
 
   public ConnectionPool(
@@ -37,6 +43,7 @@ public final class ConnectionPool implements Closeable {
 
   /** An idle connection to {@code server}, or a new one. */
   public RemoteConnection borrow(ServerAddress server) throws IOException {
+    byte[] ticket;
     synchronized (this) {
       if (closed) {
         throw new IOException("connections of " + identity + " are closed");
@@ -46,8 +53,38 @@ public final class ConnectionPool implements Closeable {
       if (connection != null) {
         return connection;
       }
+      ticket = tickets.get(server);
     }
-    return RemoteConnection.open(server, identity, secret, connectTimeout, ioTimeout);
+    if (ticket != null) {
+      return RemoteConnection.open(server, identity, secret, connectTimeout, ioTimeout, ticket);
+    }
+    return openFirst(server);
+  }
+
+  /** Opens the connection that starts this task's session with {@code server}. */
+  private RemoteConnection openFirst(ServerAddress server) throws IOException {
+    Object lock;
+    synchronized (this) {
+      lock = openLocks.computeIfAbsent(server, s -> new Object());
+    }
+    synchronized (lock) {
+      byte[] ticket;
+      synchronized (this) {
+        ticket = tickets.get(server);
+      }
+      RemoteConnection connection =
+          RemoteConnection.open(
+              server,
+              identity,
+              secret,
+              connectTimeout,
+              ioTimeout,
+              ticket == null ? new byte[0] : ticket);
+      synchronized (this) {
+        tickets.putIfAbsent(server, connection.ticket());
+      }
+      return connection;
+    }
   }
 
   /** Returns a connection after use; broken ones and those over the bound are closed. */

@@ -16,6 +16,7 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.ServerStats;
@@ -35,6 +36,7 @@ public final class RemoteConnection implements Closeable {
   private long nextRequestId = 1;
   private int chunkSize;
   private String serverNode;
+  private byte[] ticket = new byte[0];
   private boolean broken;
 
   private RemoteConnection(ServerAddress server, TimedChannel channel) {
@@ -55,10 +57,27 @@ public final class RemoteConnection implements Closeable {
       Duration connectTimeout,
       Duration ioTimeout)
       throws IOException {
+    return open(server, identity, secret, connectTimeout, ioTimeout, new byte[0]);
+  }
+
+  /**
+   * Connects and authenticates in the session of {@code ticket} (issued by this server to this task
+   * before; empty starts a new session, whose ticket {@link #ticket()} then returns).
+   *
+   * @throws WireException AUTH_FAILED also when the server does not accept the ticket
+   */
+  public static RemoteConnection open(
+      ServerAddress server,
+      ClientIdentity identity,
+      ClusterSecret secret,
+      Duration connectTimeout,
+      Duration ioTimeout,
+      byte[] ticket)
+      throws IOException {
     TimedChannel channel = TimedChannel.connect(server, connectTimeout, ioTimeout);
     RemoteConnection connection = new RemoteConnection(server, channel);
     try {
-      connection.handshake(identity, secret);
+      connection.handshake(identity, secret, ticket);
       return connection;
     } catch (IOException | RuntimeException e) {
       connection.close();
@@ -66,7 +85,8 @@ public final class RemoteConnection implements Closeable {
     }
   }
 
-  private void handshake(ClientIdentity identity, ClusterSecret secret) throws IOException {
+  private void handshake(ClientIdentity identity, ClusterSecret secret, byte[] presented)
+      throws IOException {
     Frame first = exchange(() -> receive(Frame.MAX_CONTROL_PAYLOAD));
     if (first.opcode() == Opcode.ERROR) {
       throw ErrorBody.decode(first.payload(), server.toString());
@@ -91,12 +111,10 @@ public final class RemoteConnection implements Closeable {
     }
     byte[] clientNonce = new byte[32];
     RANDOM.nextBytes(clientNonce);
-    Hello hello = identity.hello(secret, challenge.nonce, clientNonce);
+    Hello hello = identity.hello(secret, challenge.nonce, clientNonce, presented);
     Frame reply = call(Opcode.HELLO, Opcode.HELLO_OK, Frame.MAX_CONTROL_PAYLOAD, hello.encode());
-    ByteBuffer body = reply.payload();
-    byte[] serverProof = new byte[body.remaining()];
-    body.get(serverProof);
-    if (secret != null && !secret.verify(serverProof, "server", challenge.nonce, clientNonce)) {
+    HelloOk welcome = HelloOk.decode(reply.payload(), server.toString());
+    if (secret != null && !secret.verify(welcome.proof, "server", challenge.nonce, clientNonce)) {
       throw new WireException(
           ErrorCode.AUTH_FAILED,
           server.toString(),
@@ -104,6 +122,7 @@ public final class RemoteConnection implements Closeable {
     }
     this.chunkSize = challenge.chunkSize;
     this.serverNode = challenge.node;
+    this.ticket = welcome.ticket;
   }
 
   /** Allocates up to {@code count} chunks; fewer when the server has fewer free. */
@@ -186,6 +205,11 @@ public final class RemoteConnection implements Closeable {
 
   public String serverNode() {
     return serverNode;
+  }
+
+  /** The session ticket the server issued (or accepted) for this connection. */
+  public byte[] ticket() {
+    return ticket.clone();
   }
 
   public boolean isBroken() {

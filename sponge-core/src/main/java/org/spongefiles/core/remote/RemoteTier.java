@@ -39,6 +39,7 @@ public final class RemoteTier implements Tier {
   private final LinkedHashSet<ServerAddress> used = new LinkedHashSet<>();
   private final Map<ServerAddress, Deque<PoolChunk>> reserved = new HashMap<>();
   private final Map<ServerAddress, Long> avoidUntil = new ConcurrentHashMap<>();
+  private final Map<ServerAddress, Long> failedUntil = new ConcurrentHashMap<>();
   private final Map<ServerAddress, String> lastProblem = new ConcurrentHashMap<>();
 
   public RemoteTier(ServerSource source, ConnectionPool connections, RemoteSettings settings) {
@@ -162,6 +163,7 @@ public final class RemoteTier implements Tier {
       reserved.remove(server); // unknown state; the server reclaims them when this task ends
     }
     avoid(server, settings.failureBackoffMillis, "failed: " + e.getMessage());
+    failedUntil.put(server, System.currentTimeMillis() + settings.failureBackoffMillis);
   }
 
   private void avoid(ServerAddress server, long millis, String why) {
@@ -170,12 +172,24 @@ public final class RemoteTier implements Tier {
   }
 
   private boolean isAvoided(ServerAddress server) {
-    Long until = avoidUntil.get(server);
+    return isBefore(avoidUntil, server);
+  }
+
+  /**
+   * Whether the server failed (did not answer) within the failure back-off. A server that refused a
+   * chunk (full, over quota) answers: frees still go to it.
+   */
+  private boolean hasFailedRecently(ServerAddress server) {
+    return isBefore(failedUntil, server);
+  }
+
+  private static boolean isBefore(Map<ServerAddress, Long> deadlines, ServerAddress server) {
+    Long until = deadlines.get(server);
     if (until == null) {
       return false;
     }
     if (System.currentTimeMillis() >= until) {
-      avoidUntil.remove(server);
+      deadlines.remove(server, until);
       return false;
     }
     return true;
@@ -236,7 +250,7 @@ public final class RemoteTier implements Tier {
     if (handles.isEmpty()) {
       return;
     }
-    if (isAvoided(server)) {
+    if (hasFailedRecently(server)) {
       // It failed recently: don't make every delete wait for its timeouts. The server frees
       // the chunks of this task once the task's process is gone.
       LOG.debug("Not freeing {} chunk(s) on {}, which failed recently", handles.size(), server);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.tier.TierWrites;
 
 /**
  * Where a task's spilled bytes went and how long the task waited for them: bytes and chunks written
@@ -12,7 +13,7 @@ import org.spongefiles.core.tier.TierKind;
  * buffer, for the pool lock, or for chunks still being written behind at close) and reading
  * (waiting for a chunk to arrive). Thread-safe; the numbers only grow.
  */
-public final class SpongeStats {
+public final class SpongeStats implements TierWrites {
   private final Map<TierKind, LongAdder[]> tiers = new EnumMap<>(TierKind.class);
   private final LongAdder blockedWriteNanos = new LongAdder();
   private final LongAdder blockedReadNanos = new LongAdder();
@@ -31,6 +32,7 @@ public final class SpongeStats {
     }
   }
 
+  @Override
   public void recordWrite(TierKind tier, long bytes) {
     LongAdder[] counters = tiers.get(tier);
     counters[BYTES_WRITTEN].add(bytes);

@@ -18,11 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.DiskChecker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.SpongeOptions;
 
 /**
  * Local disk as a tier. Each SpongeFile gets one backing file that its disk chunks are appended to,
@@ -58,31 +56,6 @@ public final class DiskTier implements Tier {
     this.reserve = reserve;
     this.limit = limit;
     this.recycleBytes = recycleBytes;
-  }
-
-  /** The directories from {@code sponge.disk.dirs}, or Hadoop's local dirs, or hadoop.tmp.dir. */
-  public static List<Path> configuredDirs(Configuration conf) {
-    List<Path> dirs = new ArrayList<>();
-    for (String dir : SpongeOptions.DISK_DIRS.get(conf)) {
-      dirs.add(Path.of(dir));
-    }
-    if (!dirs.isEmpty()) {
-      return dirs;
-    }
-    String[] local = conf.getTrimmedStrings("mapreduce.cluster.local.dir");
-    if (local.length > 0) {
-      for (String dir : local) {
-        dirs.add(Path.of(stripScheme(dir), "spongefiles"));
-      }
-      return dirs;
-    }
-    String tmp = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir"));
-    dirs.add(Path.of(stripScheme(tmp), "spongefiles"));
-    return dirs;
-  }
-
-  private static String stripScheme(String dir) {
-    return dir.startsWith("file:") ? java.net.URI.create(dir).getPath() : dir;
   }
 
   @Override

@@ -7,23 +7,29 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.stats.SpongeStats;
 
 /**
- * The ordered tiers of a task, nearest first. The chain decides where a chunk goes; the tiers store
- * it. A tier with no room answers null and a failing tier throws; either way the next tier is
- * tried, and only when every tier declines does the chunk fail, with each tier's report.
+ * The ordered tiers of a task, nearest first. The chain alone decides where a chunk goes and counts
+ * what each tier was given; the tiers store it. A tier with no room answers null and a failing tier
+ * throws; either way the next tier is tried, and only when every tier declines does the chunk fail,
+ * with each tier's report.
+ *
+ * <p>When the pool is the first tier, the chain hands the writer a pool chunk to fill in place (one
+ * copy) through {@link #reserveInPlace}; a writer that gets none fills a write buffer and gives it
+ * to {@link #store}, which tries the tiers in order.
  */
 public final class TierChain implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);
 
   private final List<Tier> tiers;
   private final PoolTier pool;
-  private final SpongeStats stats;
+  private final TierWrites stats;
+  private final AtomicBoolean reserveFailureLogged = new AtomicBoolean();
 
-  public TierChain(List<Tier> tiers, SpongeStats stats) {
+  public TierChain(List<Tier> tiers, TierWrites stats) {
     this.tiers = List.copyOf(tiers);
     this.stats = stats;
     PoolTier found = null;
@@ -52,6 +58,41 @@ public final class TierChain implements Closeable {
       }
     }
     return null;
+  }
+
+  /**
+   * A pool chunk for the writer of {@code file} to fill in place, or null: when the pool is not the
+   * first tier, when it is full, or when it failed (reported once per chain, then treated as full).
+   * The writer hands the chunk back through {@link #placeInPlace} or {@link #releaseInPlace}.
+   */
+  public PoolStoredChunk reserveInPlace(FileKey file) {
+    if (pool == null || tiers.get(0) != pool) {
+      return null;
+    }
+    try {
+      return pool.reserve();
+    } catch (IOException e) {
+      if (reserveFailureLogged.compareAndSet(false, true)) {
+        LOG.warn("The pool could not give {} a chunk; using the next tier: {}", file, e.toString());
+      } else {
+        LOG.debug("The pool could not give {} a chunk: {}", file, e.toString());
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Records that the writer filled {@code length} bytes of a chunk from {@link #reserveInPlace}.
+   */
+  public StoredChunk placeInPlace(PoolStoredChunk chunk, int length) {
+    chunk.seal(length);
+    stats.recordWrite(TierKind.POOL, length);
+    return chunk;
+  }
+
+  /** Frees a chunk from {@link #reserveInPlace} that the writer did not use. */
+  public void releaseInPlace(PoolStoredChunk chunk) throws IOException {
+    pool.release(chunk);
   }
 
   /**

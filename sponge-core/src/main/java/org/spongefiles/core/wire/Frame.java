@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  *  offset  size  field
  *  ------  ----  -----------------------------------------------------------------
  *       0     4  magic        0x53504E47 ("SPNG")
- *       4     1  version      1
+ *       4     1  version      2 (1 had no session tickets; it is refused)
  *       5     1  opcode       see {@link Opcode}
  *       6     2  flags        bit 0: this frame is a response; other bits must be 0
  *       8     8  request id   chosen by the requester, echoed in the response
@@ -20,16 +20,23 @@ import java.nio.ByteBuffer;
  *
  * <p>A connection starts with the server's unsolicited {@link Opcode#CHALLENGE} (request id 0). The
  * client answers {@link Opcode#HELLO}, proving the cluster secret when one is configured; the
- * server answers {@link Opcode#HELLO_OK} or an {@link Opcode#ERROR} and closes. Then the client
- * sends requests, one at a time per connection, each answered by its response or an ERROR. A frame
- * with a bad magic, an unknown version or opcode, a length over the maximum, or a request out of
- * order is answered with an ERROR naming the problem and the connection is closed.
+ * server answers {@link Opcode#HELLO_OK}, carrying the session ticket (see {@link HelloOk}), or an
+ * {@link Opcode#ERROR} and closes. Then the client sends requests, one at a time per connection,
+ * each answered by its response or an ERROR. A frame with a bad magic, an unknown version or
+ * opcode, a length over the maximum, or a request out of order is answered with an ERROR naming the
+ * problem and the connection is closed.
  */
 public final class Frame {
   public static final int MAGIC = 0x53504E47;
-  public static final byte VERSION = 1;
+  public static final byte VERSION = 2;
   public static final int HEADER_SIZE = 20;
   public static final int FLAG_RESPONSE = 1;
+
+  /**
+   * Largest payload a server accepts before the peer has authenticated: a HELLO fits, a chunk write
+   * does not, so a stranger cannot make the server buffer more than this per connection.
+   */
+  public static final int MAX_UNAUTHENTICATED_PAYLOAD = 4 << 10;
 
   /** Largest payload besides chunk data: HELLO and lists of handles stay far below it. */
   public static final int MAX_CONTROL_PAYLOAD = 64 << 10;

@@ -2,6 +2,7 @@ package org.spongefiles.core.wire;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
  * HELLO body: who the client is and its proof of the cluster secret.
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
  * i64    startMillis       client process start time
  * i64    taskHash          hash of the task attempt id
  * string taskId            task attempt id, for logs
+ * bytes  ticket            the session ticket this server issued to the task before, or empty for
+ *                          a new session (see {@link HelloOk})
  * bytes  clientNonce       fresh random bytes
  * bytes  proof             HMAC-SHA256 over both nonces and the fields above; empty without a secret
  * </pre>
@@ -22,6 +25,7 @@ public final class Hello {
   public final long startMillis;
   public final long taskHash;
   public final String taskId;
+  public final byte[] ticket;
   public final byte[] clientNonce;
   public final byte[] proof;
 
@@ -31,6 +35,7 @@ public final class Hello {
       long startMillis,
       long taskHash,
       String taskId,
+      byte[] ticket,
       byte[] clientNonce,
       byte[] proof) {
     this.livenessEndpoint = livenessEndpoint;
@@ -38,18 +43,30 @@ public final class Hello {
     this.startMillis = startMillis;
     this.taskHash = taskHash;
     this.taskId = taskId;
+    this.ticket = ticket;
     this.clientNonce = clientNonce;
     this.proof = proof;
   }
 
   /** The bytes the proof covers, besides the two nonces. */
   public byte[] identityBytes() {
-    return (livenessEndpoint + "|" + pid + "|" + startMillis + "|" + taskHash + "|" + taskId)
+    return (livenessEndpoint
+            + "|"
+            + pid
+            + "|"
+            + startMillis
+            + "|"
+            + taskHash
+            + "|"
+            + taskId
+            + "|"
+            + Base64.getEncoder().encodeToString(ticket))
         .getBytes(StandardCharsets.UTF_8);
   }
 
   public Hello withProof(byte[] newProof) {
-    return new Hello(livenessEndpoint, pid, startMillis, taskHash, taskId, clientNonce, newProof);
+    return new Hello(
+        livenessEndpoint, pid, startMillis, taskHash, taskId, ticket, clientNonce, newProof);
   }
 
   public ByteBuffer encode() {
@@ -61,6 +78,8 @@ public final class Hello {
                 + 8
                 + Codec.stringSize(taskId)
                 + 2
+                + ticket.length
+                + 2
                 + clientNonce.length
                 + 2
                 + proof.length);
@@ -69,6 +88,7 @@ public final class Hello {
     out.putLong(startMillis);
     out.putLong(taskHash);
     Codec.putString(out, taskId);
+    Codec.putBytes(out, ticket);
     Codec.putBytes(out, clientNonce);
     Codec.putBytes(out, proof);
     return out.flip();
@@ -80,12 +100,13 @@ public final class Hello {
     long start = Codec.getLong(in, peer, "startMillis");
     long task = Codec.getLong(in, peer, "taskHash");
     String taskId = Codec.getString(in, peer, "taskId");
+    byte[] ticket = Codec.getBytes(in, peer, "ticket");
     byte[] nonce = Codec.getBytes(in, peer, "clientNonce");
     byte[] proof = Codec.getBytes(in, peer, "proof");
     Codec.requireEnd(in, peer, "HELLO");
     if (pid <= 0) {
       throw new WireException(ErrorCode.MALFORMED_FRAME, peer, "pid " + pid + " in HELLO");
     }
-    return new Hello(endpoint, pid, start, task, taskId, nonce, proof);
+    return new Hello(endpoint, pid, start, task, taskId, ticket, nonce, proof);
   }
 }

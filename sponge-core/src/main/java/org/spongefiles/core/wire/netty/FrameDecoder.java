@@ -20,7 +20,7 @@ import org.spongefiles.core.wire.WireException;
  * </pre>
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
-  private final int maxPayload;
+  private volatile int maxPayload;
   private final String peer;
   private boolean failed;
 
@@ -28,6 +28,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     this.maxPayload = maxPayload;
     this.peer = peer;
     setCumulator(COMPOSITE_CUMULATOR);
+  }
+
+  /**
+   * Changes the largest payload accepted from the next frame on: a server keeps it small until the
+   * peer has authenticated, then raises it to a chunk's worth.
+   */
+  public void setMaxPayload(int maxPayload) {
+    this.maxPayload = maxPayload;
   }
 
   @Override

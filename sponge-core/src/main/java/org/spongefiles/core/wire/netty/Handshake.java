@@ -3,12 +3,12 @@ package org.spongefiles.core.wire.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import org.spongefiles.core.wire.Challenge;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
 
@@ -36,7 +36,7 @@ public final class Handshake {
   }
 
   /**
-   * Checks the client's first frame and answers HELLO_OK.
+   * Checks the client's first frame; the caller answers with {@link #welcome}.
    *
    * @return the client's identity
    * @throws WireException NOT_AUTHENTICATED when the frame is not a HELLO, AUTH_FAILED when the
@@ -48,7 +48,6 @@ public final class Handshake {
       throw new WireException(ErrorCode.NOT_AUTHENTICATED, peer, frame.opcode + " before HELLO");
     }
     Hello hello = Hello.decode(frame.payload.nioBuffer(), peer);
-    byte[] proof = new byte[0];
     if (secret != null) {
       if (!secret.verify(hello.proof, "client", nonce, hello.clientNonce, hello.identityBytes())) {
         throw new WireException(
@@ -58,11 +57,15 @@ public final class Handshake {
                 ? "the client did not prove the cluster secret"
                 : "the client's proof of the cluster secret is wrong");
       }
-      proof = secret.proof("server", nonce, hello.clientNonce);
     }
-    ByteBuf reply =
-        Responses.response(ctx, Opcode.HELLO_OK, frame.requestId, ByteBuffer.wrap(proof));
-    ctx.writeAndFlush(reply);
     return hello;
+  }
+
+  /** Answers an accepted HELLO with HELLO_OK: this side's proof and the session ticket issued. */
+  public void welcome(ChannelHandlerContext ctx, long requestId, Hello hello, byte[] ticket) {
+    byte[] proof = secret == null ? new byte[0] : secret.proof("server", nonce, hello.clientNonce);
+    ByteBuf reply =
+        Responses.response(ctx, Opcode.HELLO_OK, requestId, new HelloOk(proof, ticket).encode());
+    ctx.writeAndFlush(reply);
   }
 }

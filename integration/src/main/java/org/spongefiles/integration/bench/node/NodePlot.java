@@ -1,0 +1,59 @@
+package org.spongefiles.integration.bench.node;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+
+/**
+ * The node sweep's plots, the paper's Figures 4 to 6 analogs: per disk class, the median reduce
+ * phase of stock and ours side by side for every load and memory condition, with min-max bars.
+ */
+final class NodePlot {
+  private NodePlot() {}
+
+  /** Writes {@code median-<disk>.png} in {@code dir} for the cells of {@code disk}. */
+  static Path draw(String disk, List<NodeCell> cells, Path dir) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(800)
+            .height(480)
+            .title("Median job, reduce phase on " + disk + " (median of runs, min-max bars)")
+            .xAxisTitle("load / memory")
+            .yAxisTitle("reduce phase (s)")
+            .build();
+    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    List<String> conditions = new ArrayList<>();
+    double[][] values = new double[2][cells.size()];
+    double[][] errors = new double[2][cells.size()];
+    for (int i = 0; i < cells.size(); i++) {
+      NodeCell cell = cells.get(i);
+      conditions.add(cell.load + " / " + cell.memory);
+      fill(values[0], errors[0], i, cell.stock);
+      fill(values[1], errors[1], i, cell.ours);
+    }
+    chart.addSeries("stock Hadoop", conditions, toList(values[0]), toList(errors[0]));
+    chart.addSeries("SpongeFiles", conditions, toList(values[1]), toList(errors[1]));
+    Path file = dir.resolve("median-" + disk + ".png");
+    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+
+  // XChart's error bars are symmetric: half the min-max spread around the median.
+  private static void fill(double[] values, double[] errors, int i, List<Double> runs) {
+    values[i] = NodeCell.median(runs);
+    errors[i] = (NodeCell.max(runs) - NodeCell.min(runs)) / 2;
+  }
+
+  private static List<Double> toList(double[] values) {
+    List<Double> list = new ArrayList<>();
+    for (double value : values) {
+      list.add(value);
+    }
+    return list;
+  }
+}

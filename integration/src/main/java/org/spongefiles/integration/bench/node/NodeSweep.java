@@ -1,0 +1,236 @@
+package org.spongefiles.integration.bench.node;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.integration.bench.BenchReport;
+import org.spongefiles.integration.bench.MedianBench;
+import org.spongefiles.integration.bench.MedianMeasure;
+
+/**
+ * The median job on emulated nodes: {nvme, sata-ssd, hdd} x {quiet, contended (three {@link
+ * Neighbours})} x {memory abundant, scarce (a {@link MemoryContainer} leaving the page cache {@code
+ * bench.node.cache.abundant} or {@code bench.node.cache.scarce})}, stock and ours {@code
+ * bench.node.runs} times per cell; one {@code BENCH median-<disk>-<load>-<memory>} line per cell
+ * with the median ratio ours/stock of the reduce phase and its min-max, a markdown table and one
+ * PNG per disk class in {@code bench.node.out}. The data is scaled down (bench.median.* defaults
+ * below) so the sweep runs in minutes. Without root it runs the nvme row in a plain directory and
+ * says in one line per missing piece why the rest did not run.
+ *
+ * <p>Properties: {@code bench.node.disks} (nvme,sata-ssd,hdd), {@code bench.node.loads}
+ * (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code bench.node.runs} (3),
+ * {@code bench.node.heap} (384m) and {@code bench.node.direct} (64m) of each run's JVM, {@code
+ * bench.node.overhead} (320m, the JVM's memory beyond heap and direct), {@code
+ * bench.node.cache.abundant} (2g), {@code bench.node.cache.scarce} (32m), {@code bench.node.out}
+ * (../docs/results/node-sweep, relative to integration/ where the bench profile runs), {@code
+ * bench.node.dir} (java.io.tmpdir, where the disk images go); and MedianBench's, whose defaults
+ * here are 8,000,000 numbers in 8 files, a 64m reduce heap, sort.mb 64, a 512m pool and no sponge
+ * server.
+ */
+public final class NodeSweep {
+  private final List<String> disks = list("bench.node.disks", "nvme,sata-ssd,hdd");
+  private final List<String> loads = list("bench.node.loads", "quiet,contended");
+  private final List<String> memories = list("bench.node.memory", "abundant,scarce");
+  private final int runs = Integer.getInteger("bench.node.runs", 3);
+  private final long heap = size("bench.node.heap", "384m");
+  private final long direct = size("bench.node.direct", "64m");
+  private final long overhead = size("bench.node.overhead", "320m");
+  private final Path out =
+      Path.of(System.getProperty("bench.node.out", "../docs/results/node-sweep"));
+  private final Path imageDir =
+      Path.of(System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir")));
+  private final List<NodeCell> cells = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
+
+  public static void main(String[] args) throws Exception {
+    BenchReport.machine();
+    defaults();
+    NodeSweep sweep = new NodeSweep();
+    MedianBench bench = new MedianBench();
+    BenchReport.info("median job, scaled down: %s", bench.describe());
+    boolean failed = sweep.run(bench);
+    System.exit(failed ? 1 : 0);
+  }
+
+  static void defaults() {
+    String[][] defaults = {
+      {"bench.median.numbers", "8000000"},
+      {"bench.median.files", "8"},
+      {"bench.median.reduce.heap", "64m"},
+      {"bench.median.sort.mb", "64"},
+      {"bench.median.pool", "512m"},
+      {"bench.median.remote", "0"},
+      {
+        "bench.median.jvm",
+        "-Xmx"
+            + System.getProperty("bench.node.heap", "384m")
+            + " -XX:MaxDirectMemorySize="
+            + System.getProperty("bench.node.direct", "64m")
+      },
+    };
+    for (String[] pair : defaults) {
+      if (System.getProperty(pair[0]) == null) {
+        System.setProperty(pair[0], pair[1]);
+      }
+    }
+  }
+
+  private boolean run(MedianBench bench) throws Exception {
+    EmulatorSupport support = EmulatorSupport.probe();
+    for (String line : support.missing()) {
+      BenchReport.info("NOT RUN: %s", line);
+      notes.add("Not run here: " + line);
+    }
+    boolean disksHere = support.has(EmulatorSupport.Piece.DISK_CLASSES);
+    boolean containersHere = support.has(EmulatorSupport.Piece.CONTAINERS);
+    if (disksHere || containersHere) {
+      StaleResources.clean().forEach(line -> BenchReport.info("removed stale %s", line));
+    }
+    for (String label : disks) {
+      DiskClass diskClass = DiskClass.of(label);
+      if (!disksHere && diskClass != DiskClass.NVME) {
+        BenchReport.info("NOT RUN: the %s rows (no disk classes on this host)", label);
+        continue;
+      }
+      EmulatedDisk disk =
+          disksHere ? EmulatedDisk.create(diskClass, diskClass.label, 6L << 30, imageDir) : null;
+      try {
+        Path root =
+            disk != null
+                ? disk.mount
+                : Files.createDirectories(imageDir.resolve(Teardown.prefix() + "nvme"));
+        if (disk != null) {
+          BenchReport.info("%s on %s", diskClass.describe(), disk.device());
+        }
+        sweepDisk(bench, diskClass, disk, root, containersHere);
+      } finally {
+        if (disk != null) {
+          disk.close();
+        }
+      }
+    }
+    report(bench);
+    return bench.mismatch();
+  }
+
+  private void sweepDisk(
+      MedianBench bench, DiskClass diskClass, EmulatedDisk disk, Path root, boolean containers)
+      throws Exception {
+    List<NodeCell> ofDisk = new ArrayList<>();
+    for (String load : loads) {
+      int level = load.equals("contended") ? 3 : 0;
+      if (level > 0 && (disk == null || !containers)) {
+        BenchReport.info(
+            "NOT RUN: %s-%s (neighbours need disk classes and containers)", diskClass.label, load);
+        continue;
+      }
+      try (Neighbours neighbours = disk != null ? Neighbours.start(disk, level) : null) {
+        for (String memory : memories) {
+          if (!containers && memory.equals("scarce")) {
+            BenchReport.info("NOT RUN: %s-%s-scarce (no memory containers)", diskClass.label, load);
+            continue;
+          }
+          NodeCell cell = new NodeCell(diskClass.label, load, memory);
+          measure(bench, cell, root, containers, neighbours);
+          ofDisk.add(cell);
+        }
+      }
+    }
+    cells.addAll(ofDisk);
+    if (!ofDisk.isEmpty()) {
+      Files.createDirectories(out);
+      BenchReport.info("plot: %s", NodePlot.draw(diskClass.label, ofDisk, out));
+    }
+  }
+
+  private void measure(
+      MedianBench bench, NodeCell cell, Path root, boolean containers, Neighbours neighbours)
+      throws Exception {
+    long limit = containerLimit(cell.memory);
+    for (int run = 1; run <= runs; run++) {
+      MemoryContainer container =
+          containers ? MemoryContainer.create("median-" + cell.name() + "-" + run, limit) : null;
+      try (NodePlacement placement = new NodePlacement(root.resolve("median"), container)) {
+        MedianMeasure[] pair = bench.pair(cell.name(), placement);
+        cell.add(pair[0].reduceSeconds(), pair[1].reduceSeconds());
+        cell.stockDiskBytes = pair[0].number("reduceDiskBytes");
+        cell.spilledBytes = pair[1].spilledBytes();
+        cell.reduceInputBytes = pair[1].reduceInputBytes();
+        BenchReport.info(
+            "%s run %d (container limit %s%s): stock %.1f s, ours %.1f s; container peak %s",
+            cell.name(),
+            run,
+            container != null ? ByteSize.format(limit) : "none",
+            neighbours != null
+                ? ", " + neighbours.describe() + ", " + neighbours.alive() + " alive"
+                : "",
+            pair[0].reduceSeconds(),
+            pair[1].reduceSeconds(),
+            ByteSize.format(placement.maxUsage()));
+      }
+    }
+    BenchReport.bench("median-" + cell.name(), NodeCell.median(cell.ratios), cell.details());
+  }
+
+  private void report(MedianBench bench) throws IOException {
+    Files.createDirectories(out);
+    List<String> lines = new ArrayList<>();
+    lines.add("# Node sweep: the median job on emulated nodes");
+    lines.add("");
+    lines.add(
+        "Generated by `NodeSweep` (see docs/benchmarks.md). Median job: "
+            + bench.describe()
+            + ". Reduce phase in seconds, median of "
+            + runs
+            + " runs (min-max); ratio = ours / stock"
+            + " per run. Memory: each run's JVM in a memory cgroup of heap "
+            + ByteSize.format(heap)
+            + " + direct "
+            + ByteSize.format(direct)
+            + " + "
+            + ByteSize.format(overhead)
+            + " JVM overhead + page cache (abundant "
+            + System.getProperty("bench.node.cache.abundant", "2g")
+            + ", scarce "
+            + System.getProperty("bench.node.cache.scarce", "32m")
+            + ").");
+    lines.add("");
+    for (DiskClass diskClass : DiskClass.values()) {
+      lines.add("- " + diskClass.describe());
+    }
+    lines.add("");
+    notes.forEach(note -> lines.add("- " + note));
+    lines.add("");
+    lines.add("| disk | load | memory | stock s | ours s | ours / stock |");
+    lines.add("|---|---|---|---|---|---|");
+    cells.forEach(cell -> lines.add(cell.row()));
+    Path table = out.resolve("node-sweep.md");
+    Files.write(table, lines, StandardCharsets.UTF_8);
+    BenchReport.info("table: %s", table);
+  }
+
+  /** A run's container limit: heap, direct memory, the JVM's overhead and the page cache. */
+  static long containerLimit(String memory) {
+    return size("bench.node.heap", "384m")
+        + size("bench.node.direct", "64m")
+        + size("bench.node.overhead", "320m")
+        + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");
+  }
+
+  private static List<String> list(String key, String fallback) {
+    List<String> values = new ArrayList<>();
+    for (String value : System.getProperty(key, fallback).split(",")) {
+      values.add(value.trim().toLowerCase(Locale.ROOT));
+    }
+    return values;
+  }
+
+  private static long size(String key, String fallback) {
+    return ByteSize.parse(System.getProperty(key, fallback));
+  }
+}

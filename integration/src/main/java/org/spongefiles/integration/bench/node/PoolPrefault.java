@@ -1,0 +1,33 @@
+package org.spongefiles.integration.bench.node;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.pool.SharedPool;
+
+/**
+ * Creates a node's pool and touches every page of it from the benchmark's own process, outside any
+ * {@link MemoryContainer}: cgroup v1 charges a tmpfs page to whoever touches it first, and the pool
+ * belongs to the node (its sponge server), not to the task that happens to spill first.
+ */
+public final class PoolPrefault {
+  private static final int PAGE = 4096;
+
+  private PoolPrefault() {}
+
+  /** Opens (creating) the pool {@code conf}'s sponge.pool.* keys describe and touches all of it. */
+  public static long prefault(Configuration conf) throws IOException {
+    long touched = 0;
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
+      for (int chunk = 0; chunk < pool.chunkCount(); chunk++) {
+        ByteBuffer bytes = pool.chunkBuffer(chunk);
+        for (int offset = 0; offset < bytes.capacity(); offset += PAGE) {
+          bytes.put(offset, bytes.get(offset));
+          touched += PAGE;
+        }
+      }
+    }
+    return touched;
+  }
+}

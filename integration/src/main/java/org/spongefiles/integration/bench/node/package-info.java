@@ -1,0 +1,13 @@
+/**
+ * The node emulator the benchmarks start and tear down themselves, as root: spill disks of a class
+ * ({@link org.spongefiles.integration.bench.node.EmulatedDisk}), YARN-style memory containers
+ * ({@link org.spongefiles.integration.bench.node.MemoryContainer}), neighbours on the same disk
+ * ({@link org.spongefiles.integration.bench.node.Neighbours}) and a shaped rack network ({@link
+ * org.spongefiles.integration.bench.node.RackNetwork}). Every host name starts with {@code
+ * spongebench-<pid>-}; {@link org.spongefiles.integration.bench.node.Teardown} removes it all at
+ * exit (Ctrl-C too) and {@link org.spongefiles.integration.bench.node.StaleResources} what a killed
+ * run left. {@link org.spongefiles.integration.bench.node.EmulatorSupport} names what this host
+ * cannot run. Benchmark code only: nothing here is needed by users at runtime, and nothing outside
+ * the benchmarks imports it.
+ */
+package org.spongefiles.integration.bench.node;

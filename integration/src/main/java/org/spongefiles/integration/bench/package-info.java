@@ -1,0 +1,7 @@
+/**
+ * The benchmarks of the papers' experiments (spill, median, leaky, tracker, join-key), each a main
+ * class writing {@code BENCH} lines, with their workloads and probes.
+ *
+ * <p>May import every module; no module imports it.
+ */
+package org.spongefiles.integration.bench;

@@ -1,0 +1,143 @@
+package org.spongefiles.core;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.remote.RemoteSettings;
+import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.ClusterSecret;
+
+/**
+ * Reads sponge-core's keys into the typed values the packages below take, so that only the edge (a
+ * task, a daemon, a tool) reads configuration and the pool, tier, remote and wire code never does.
+ * Each reader throws {@link ConfigException} naming the key of an unusable value.
+ */
+public final class SpongeSettings {
+  private SpongeSettings() {}
+
+  /** The pool described by the {@code sponge.pool.*} and {@code sponge.chunk.size} keys. */
+  public static PoolSpec poolSpec(Configuration conf) {
+    return new PoolSpec(
+        Path.of(SpongeOptions.POOL_DIR.get(conf)),
+        PoolSpec.expandUser(SpongeOptions.POOL_NAME.get(conf)),
+        SpongeOptions.POOL_SIZE.get(conf),
+        SpongeOptions.CHUNK_SIZE.get(conf).intValue(),
+        SpongeOptions.POOL_SEGMENT_SIZE.get(conf),
+        SpongeOptions.POOL_CREATE.get(conf),
+        SpongeOptions.POOL_PERMISSIONS.get(conf),
+        SpongeOptions.POOL_LOCK_TIMEOUT.get(conf));
+  }
+
+  /** The directories from {@code sponge.disk.dirs}, or Hadoop's local dirs, or hadoop.tmp.dir. */
+  public static List<Path> diskDirs(Configuration conf) {
+    List<Path> dirs = new ArrayList<>();
+    for (String dir : SpongeOptions.DISK_DIRS.get(conf)) {
+      dirs.add(Path.of(dir));
+    }
+    if (!dirs.isEmpty()) {
+      return dirs;
+    }
+    String[] local = conf.getTrimmedStrings("mapreduce.cluster.local.dir");
+    if (local.length > 0) {
+      for (String dir : local) {
+        dirs.add(Path.of(stripScheme(dir), "spongefiles"));
+      }
+      return dirs;
+    }
+    String tmp = conf.get("hadoop.tmp.dir", System.getProperty("java.io.tmpdir"));
+    dirs.add(Path.of(stripScheme(tmp), "spongefiles"));
+    return dirs;
+  }
+
+  private static String stripScheme(String dir) {
+    return dir.startsWith("file:") ? URI.create(dir).getPath() : dir;
+  }
+
+  /**
+   * The secret from {@code sponge.auth.secret.file} (preferred) or {@code sponge.auth.secret}, or
+   * null when neither is set. The file is read each call: call it once and pass the secret on.
+   *
+   * @throws ConfigException when the secret is set but unusable
+   */
+  public static ClusterSecret clusterSecret(Configuration conf) {
+    String file = SpongeOptions.AUTH_SECRET_FILE.get(conf);
+    if (!file.isEmpty()) {
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(Path.of(file));
+      } catch (IOException e) {
+        throw new ConfigException(
+            SpongeOptions.AUTH_SECRET_FILE.key(), file, "cannot be read (" + e.getMessage() + ")");
+      }
+      String text = new String(bytes, StandardCharsets.UTF_8).trim();
+      if (text.length() < ClusterSecret.MIN_BYTES) {
+        throw new ConfigException(
+            SpongeOptions.AUTH_SECRET_FILE.key(),
+            file,
+            "holds "
+                + text.length()
+                + " characters; a secret needs at least "
+                + ClusterSecret.MIN_BYTES);
+      }
+      return ClusterSecret.of(text.getBytes(StandardCharsets.UTF_8));
+    }
+    String inline = SpongeOptions.AUTH_SECRET.get(conf);
+    if (inline.isEmpty()) {
+      return null;
+    }
+    if (inline.length() < ClusterSecret.MIN_BYTES) {
+      throw new ConfigException(
+          SpongeOptions.AUTH_SECRET.key(),
+          "(hidden)",
+          "has "
+              + inline.length()
+              + " characters; a secret needs at least "
+              + ClusterSecret.MIN_BYTES);
+    }
+    return ClusterSecret.of(inline.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The {@code sponge.remote.*} settings of a remote tier. */
+  public static RemoteSettings remote(Configuration conf) {
+    List<ServerAddress> servers = new ArrayList<>();
+    for (String entry : SpongeOptions.REMOTE_SERVERS.get(conf)) {
+      try {
+        servers.add(ServerAddress.parse(entry));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(SpongeOptions.REMOTE_SERVERS.key(), entry, e.getMessage());
+      }
+    }
+    return new RemoteSettings(
+        servers,
+        SpongeOptions.REMOTE_CONNECT_TIMEOUT.get(conf),
+        SpongeOptions.REMOTE_IO_TIMEOUT.get(conf),
+        SpongeOptions.REMOTE_CONNECTIONS.get(conf),
+        SpongeOptions.REMOTE_ALLOCATE_BATCH.get(conf),
+        SpongeOptions.REMOTE_REFUSAL_BACKOFF.get(conf),
+        SpongeOptions.REMOTE_FAILURE_BACKOFF.get(conf),
+        SpongeOptions.REMOTE_ENCRYPT.get(conf));
+  }
+
+  /**
+   * This node's sponge server as remote servers should reach it to check a task's liveness: {@code
+   * sponge.server.address}, else the node name and {@code sponge.server.port}.
+   */
+  public static String nodeServerEndpoint(Configuration conf, String nodeName) {
+    String explicit = SpongeOptions.SERVER_ADDRESS.get(conf);
+    if (!explicit.isEmpty()) {
+      try {
+        return ServerAddress.parse(explicit).toString();
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(SpongeOptions.SERVER_ADDRESS.key(), explicit, e.getMessage());
+      }
+    }
+    return nodeName + ":" + SpongeOptions.SERVER_PORT.get(conf);
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The cluster around a node: racks, ZooKeeper, the memory tracker as seen by tasks and servers, and
+ * {@link org.spongefiles.core.cluster.ClusterOptions}, the keys they share.
+ *
+ * <p>Owns: server registration and discovery, the tracker client of a task. May import {@code
+ * config}, {@code remote} and {@code wire}; must not import the root package, {@code tier} or
+ * {@code pool}.
+ */
+package org.spongefiles.core.cluster;

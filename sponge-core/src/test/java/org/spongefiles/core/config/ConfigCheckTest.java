@@ -1,0 +1,115 @@
+package org.spongefiles.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.log4j.AppenderSkeleton;
+import org.apache.log4j.Logger;
+import org.apache.log4j.spi.LoggingEvent;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
+
+/** One check of a configuration at the edge: bad values, keys declared twice, misspelt keys. */
+class ConfigCheckTest {
+
+  @Test
+  void aMisspeltKeyIsWarnedOnceNamingTheNearestKnownKey() {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.pool.szie", "64m");
+    conf.set("sponge.pool.size", "128m");
+    Captured captured = new Captured();
+    Logger logger = Logger.getLogger(ConfigCheck.class);
+    logger.addAppender(captured);
+    try {
+      ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions());
+      ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions());
+    } finally {
+      logger.removeAppender(captured);
+    }
+    assertThat(captured.messages)
+        .containsExactly(
+            "Unknown configuration key sponge.pool.szie (value 64m) is ignored; did you mean"
+                + " sponge.pool.size?");
+  }
+
+  @Test
+  void keysOfModulesAbsentFromTheProcessAreNotJudged() {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.pig.bag.memroy", "0.2");
+    conf.set("sponge.server.threds", "4");
+    conf.set("sponge.tierz", "disk");
+    conf.set("sponge.chunk.size", "1m");
+    ConfigCheck.Known coreOnly =
+        new ConfigCheck.Known(List.of(new SpongeOptions(), new ClusterOptions()));
+    assertThat(ConfigCheck.unknownKeys(conf, coreOnly))
+        .containsExactly(
+            "Unknown configuration key sponge.tierz (value disk) is ignored; did you mean"
+                + " sponge.tiers?");
+  }
+
+  @Test
+  void aKeyDeclaredTwiceIsRejectedNamingBothSets() {
+    OptionSet again = set("again: a second home", SpongeOptions.POOL_SIZE);
+    assertThatThrownBy(
+            () -> ConfigCheck.validate(new Configuration(false), new SpongeOptions(), again))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("sponge.pool.size is declared twice")
+        .hasMessageContaining("again: a second home");
+  }
+
+  @Test
+  void aBadValueFailsNamingTheKey() {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.io.threads", "many");
+    assertThatThrownBy(() -> ConfigCheck.validate(conf, new SpongeOptions()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("sponge.io.threads");
+  }
+
+  @Test
+  void editDistanceCountsSingleCharacterEdits() {
+    assertThat(ConfigCheck.editDistance("sponge.pool.szie", "sponge.pool.size")).isEqualTo(2);
+    assertThat(ConfigCheck.editDistance("", "abc")).isEqualTo(3);
+    assertThat(ConfigCheck.editDistance("kitten", "sitting")).isEqualTo(3);
+  }
+
+  private static OptionSet set(String title, ConfigOption<?> option) {
+    return new OptionSet() {
+      @Override
+      public String title() {
+        return title;
+      }
+
+      @Override
+      public String summary() {
+        return "";
+      }
+
+      @Override
+      public List<ConfigOption<?>> options() {
+        return List.of(option);
+      }
+    };
+  }
+
+  private static final class Captured extends AppenderSkeleton {
+    final List<String> messages = new ArrayList<>();
+
+    @Override
+    protected synchronized void append(LoggingEvent event) {
+      messages.add(event.getRenderedMessage());
+    }
+
+    @Override
+    public void close() {}
+
+    @Override
+    public boolean requiresLayout() {
+      return false;
+    }
+  }
+}

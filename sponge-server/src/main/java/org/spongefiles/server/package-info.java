@@ -1,0 +1,7 @@
+/**
+ * The sponge server, the node daemon that owns the node's pool, lends its free chunks to tasks of
+ * other nodes, checks their owners' liveness and reclaims orphans.
+ *
+ * <p>Imports sponge-core only; no module imports it.
+ */
+package org.spongefiles.server;

@@ -1,0 +1,138 @@
+package org.spongefiles.server.report;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.spongefiles.core.cluster.ServerRegistration;
+import org.spongefiles.core.cluster.ServerRegistry;
+import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.ProcessLiveness;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.ServerStats;
+
+/**
+ * Reads the rack's state from what is already there: the trackers' leader latch and the servers'
+ * registrations in ZooKeeper, each server's STATS over the wire protocol and its Prometheus
+ * endpoint (connections, holdings by task).
+ */
+public final class StatusCollector {
+  private final CuratorFramework zookeeper;
+  private final ZooKeeperLayout layout;
+  private final ClusterSecret secret;
+  private final Duration timeout;
+
+  public StatusCollector(
+      CuratorFramework zookeeper, ZooKeeperLayout layout, ClusterSecret secret, Duration timeout) {
+    this.zookeeper = zookeeper;
+    this.layout = layout;
+    this.secret = secret;
+    this.timeout = timeout;
+  }
+
+  /**
+   * The rack report.
+   *
+   * @throws IOException when ZooKeeper cannot be read
+   */
+  public RackStatus collect() throws IOException {
+    String leader = leader();
+    List<ServerStatus> servers = new ArrayList<>();
+    for (ServerRegistration registration : ServerRegistry.list(zookeeper, layout, null)) {
+      servers.add(server(registration));
+    }
+    return new RackStatus(leader, servers);
+  }
+
+  /**
+   * The leading tracker: the participant of the leader latch with the lowest sequence number, as
+   * Curator's LeaderLatch decides.
+   */
+  String leader() throws IOException {
+    String path = layout.leaderLatch();
+    try {
+      List<String> participants = new ArrayList<>(zookeeper.getChildren().forPath(path));
+      participants.sort(Comparator.comparing(StatusCollector::sequence));
+      for (String participant : participants) {
+        try {
+          return new String(
+              zookeeper.getData().forPath(path + "/" + participant),
+              java.nio.charset.StandardCharsets.UTF_8);
+        } catch (KeeperException.NoNodeException gone) {
+          continue;
+        }
+      }
+      return null;
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    } catch (Exception e) {
+      throw new IOException(
+          "Cannot read the trackers' leader latch " + path + " in ZooKeeper: " + e.getMessage(), e);
+    }
+  }
+
+  private static String sequence(String participant) {
+    int at = participant.lastIndexOf("latch-");
+    return at < 0 ? participant : participant.substring(at + "latch-".length());
+  }
+
+  private ServerStatus server(ServerRegistration registration) {
+    String address = registration.address().toString();
+    if (registration.metricsPort() < 0) {
+      return ServerStatus.unreachable(
+          address,
+          registration.rack(),
+          "it publishes no metrics port (sponge.server.metrics.port is off, or the server"
+              + " predates it)");
+    }
+    // Scraped before this report's own connection opens, so that it does not count itself.
+    MetricsScrape scrape;
+    try {
+      scrape =
+          MetricsScrape.fetch(registration.address().host(), registration.metricsPort(), timeout);
+    } catch (IOException e) {
+      return ServerStatus.unreachable(address, registration.rack(), e.getMessage());
+    }
+    ClientIdentity admin =
+        new ClientIdentity(
+            "",
+            ProcessLiveness.currentPid(),
+            ProcessLiveness.currentStartMillis(),
+            ChunkOwner.taskHash("sponge-status"),
+            "sponge-status");
+    ServerStats stats;
+    try (RemoteConnection connection =
+        RemoteConnection.open(registration.address(), admin, secret, timeout, timeout)) {
+      stats = connection.stats();
+    } catch (IOException e) {
+      return ServerStatus.unreachable(address, registration.rack(), e.getMessage());
+    }
+    long chunkSize = stats.chunkSize;
+    List<ServerStatus.TaskHolding> tasks = new ArrayList<>();
+    for (MetricsScrape.Sample sample : scrape.samples("sponge_server_task_chunks")) {
+      tasks.add(
+          new ServerStatus.TaskHolding(
+              sample.labels.get("task"), address, (long) sample.value * chunkSize));
+    }
+    try {
+      return new ServerStatus(
+          address,
+          stats.rack,
+          (long) stats.chunks * chunkSize,
+          (long) (stats.chunks - stats.freeChunks) * chunkSize,
+          stats.freeBytes(),
+          (long) scrape.value("sponge_server_owned_chunks", "owner", "local") * chunkSize,
+          (long) scrape.value("sponge_server_owned_chunks", "owner", "remote") * chunkSize,
+          (long) scrape.value("sponge_server_connections"),
+          tasks);
+    } catch (IOException e) {
+      return ServerStatus.unreachable(address, stats.rack, e.getMessage());
+    }
+  }
+}

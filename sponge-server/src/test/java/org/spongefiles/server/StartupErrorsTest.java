@@ -1,0 +1,129 @@
+package org.spongefiles.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.testing.ChildJvm;
+import org.spongefiles.core.testing.TestDirs;
+
+/**
+ * A carelessly configured server does not start, and says why in one line naming the key and the
+ * value: no stack trace, exit status 2.
+ */
+class StartupErrorsTest {
+  private ServerFixture fixture;
+  private final List<Path> dirs = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    fixture = new ServerFixture();
+  }
+
+  @AfterEach
+  void tearDown() {
+    fixture.close();
+    dirs.forEach(TestDirs::deleteTree);
+  }
+
+  private static List<String> args(Configuration conf) {
+    List<String> args = new ArrayList<>();
+    for (Map.Entry<String, String> entry : conf) {
+      args.add("-D" + entry.getKey() + "=" + entry.getValue());
+    }
+    return args;
+  }
+
+  /** Runs the daemon's entry in-process; returns what it printed, asserting it did not start. */
+  private static String refused(List<String> args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    SpongeServer server =
+        ServerMain.launch(args, new PrintStream(err, true, StandardCharsets.UTF_8));
+    if (server != null) {
+      server.close();
+      throw new AssertionError("the server started with " + args);
+    }
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertThat(text.lines()).hasSize(1);
+    assertThat(text).startsWith("sponge-server: ").doesNotContain("\tat ");
+    return text.trim();
+  }
+
+  @Test
+  void aPortInUseNamesTheKeyAndExitsWithStatusTwo() throws Exception {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    Path stderr = Files.createTempFile("startup", ".err");
+    try (ServerSocket taken = new ServerSocket(0)) {
+      conf.setInt("sponge.server.port", taken.getLocalPort());
+      assertThat(refused(args(conf)))
+          .contains("sponge.server.port")
+          .contains(Integer.toString(taken.getLocalPort()));
+      try (ChildJvm child =
+          ChildJvm.start(ServerMain.class, stderr, args(conf).toArray(new String[0]))) {
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isEqualTo(2);
+      }
+      List<String> lines = Files.readAllLines(stderr);
+      assertThat(lines).noneMatch(line -> line.startsWith("\tat ") || line.contains("Exception"));
+      assertThat(lines).filteredOn(line -> line.startsWith("sponge-server:")).hasSize(1);
+    } finally {
+      Files.deleteIfExists(stderr);
+    }
+  }
+
+  @Test
+  void aMetricsPortInUseNamesItsKey() throws Exception {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    try (ServerSocket taken = new ServerSocket(0)) {
+      conf.setInt("sponge.server.metrics.port", taken.getLocalPort());
+      assertThat(refused(args(conf)))
+          .contains("sponge.server.metrics.port")
+          .contains(Integer.toString(taken.getLocalPort()));
+    }
+  }
+
+  @Test
+  void aMissingPoolDirectoryOrAFileInItsPlaceNamesTheKey() throws Exception {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    Path base = TestDirs.newShmDir("startup");
+    dirs.add(base);
+    conf.set("sponge.pool.dir", base.resolve("missing").toString());
+    assertThat(refused(args(conf))).contains("sponge.pool.dir").contains("does not exist");
+    Path file = Files.createFile(base.resolve("a-file"));
+    conf.set("sponge.pool.dir", file.toString());
+    assertThat(refused(args(conf))).contains("sponge.pool.dir").contains("is not a directory");
+  }
+
+  @Test
+  void aChunkSizeTasksRefuseIsRefusedAtStart() {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    conf.set("sponge.chunk.size", "100k");
+    assertThat(refused(args(conf)))
+        .contains("sponge.chunk.size")
+        .contains("100")
+        .contains("sponge.checksum.block.size");
+  }
+
+  @Test
+  void aMalformedSiteFileIsOneLine() throws Exception {
+    Path site = Files.createTempFile("sponge-site", ".xml");
+    try {
+      Files.writeString(site, "<configuration><property><name>sponge.pool.size</name>");
+      assertThat(refused(List.of("--conf", site.toString())))
+          .contains("cannot read the configuration");
+    } finally {
+      Files.deleteIfExists(site);
+    }
+  }
+}
