@@ -29,10 +29,10 @@ import org.spongefiles.core.testing.TestDirs;
  * at the start of a reduce, in Hadoop's and Pig's setup code, before any bag exists, because Pig's
  * statics ({@code PigMapReduce.sJobContext}, {@code PigStatusReporter}) still reach the finished
  * map task and so its 16 MB sort buffer, and the live heap is then within a few hundred KB of the
- * maximum (measured with heap dumps, docs/pig-databag.md). At 46 MB stock Pig finished all three
- * queries in 1 of 3 attempts and the recipe in 0 of 3; at 44 MB stock finished the first query in 3
- * of 3 and the recipe in 1 of 3: the recipe's fixed extra heap there (its properties in every job
- * configuration copy, its option classes) is about 0.3 MB.
+ * maximum (measured with heap dumps, docs/pig-databag.md). There the recipe's fixed extra heap (its
+ * keys in every job configuration copy, its option classes: about 150 KB) can decide: at 44 MB both
+ * variants finished the first query in 3 of 3 attempts, at 46 MB stock Pig finished all three
+ * queries in 1 of 3 attempts and the recipe in 0 of 2.
  *
  * <p>Both children get {@code -XX:+ExitOnOutOfMemoryError}, so running out of heap ends the child
  * at once (Hadoop's local runner would otherwise catch the error in a task thread and Pig report a
