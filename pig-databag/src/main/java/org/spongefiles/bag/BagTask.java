@@ -3,6 +3,7 @@ package org.spongefiles.bag;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
@@ -16,7 +17,7 @@ import org.spongefiles.core.stats.SpongeStats;
  */
 public final class BagTask implements Closeable {
   private final String taskId;
-  private final Configuration conf;
+  private final Supplier<Configuration> conf;
   private final Thread owner;
   private final int mergeFanIn;
   private final BagMemory memory;
@@ -33,8 +34,19 @@ public final class BagTask implements Closeable {
    *     value is invalid, so a bad recipe fails the task at its first bag, not at its first spill
    */
   BagTask(String taskId, Configuration conf, Thread owner) {
+    this(taskId, Objects.requireNonNull(conf, "conf cannot be null"), () -> conf, owner);
+  }
+
+  /**
+   * Bags of {@code taskId} whose options are read from {@code conf}, which is not kept: {@code
+   * spongeConf} gives the configuration their SpongeFiles are opened with, at the first spill. A
+   * task that owns no configuration (the process-wide one) so holds no copy of one while its bags
+   * never spill, which at a small heap is worth a few hundred KB.
+   */
+  BagTask(String taskId, Configuration conf, Supplier<Configuration> spongeConf, Thread owner) {
     this.taskId = Objects.requireNonNull(taskId, "taskId cannot be null");
-    this.conf = Objects.requireNonNull(conf, "conf cannot be null");
+    Objects.requireNonNull(conf, "conf cannot be null");
+    this.conf = Objects.requireNonNull(spongeConf, "spongeConf cannot be null");
     this.owner = owner;
     ConfigCheck.validate(conf, new SpongeOptions(), new PigBagOptions());
     this.mergeFanIn = PigBagOptions.MERGE_FANIN.get(conf);
@@ -80,7 +92,7 @@ public final class BagTask implements Closeable {
     }
     if (sponge == null) {
       try {
-        sponge = SpongeTask.open(conf, taskId);
+        sponge = SpongeTask.open(conf.get(), taskId);
       } catch (IOException | RuntimeException e) {
         openFailure =
             new IOException("Cannot open SpongeFiles for the bags of task " + taskId + ": " + e, e);

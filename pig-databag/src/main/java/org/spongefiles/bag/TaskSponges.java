@@ -2,6 +2,7 @@ package org.spongefiles.bag;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -42,7 +43,10 @@ public final class TaskSponges implements Closeable {
   private final Map<String, BagTask> attempts = new LinkedHashMap<>();
   private final ThreadLocal<Binding> binding = new ThreadLocal<>();
   private BagTask process;
-  private Configuration latestTaskConf;
+
+  /** The latest task attempt's configuration, not kept alive past its task. */
+  private volatile WeakReference<Configuration> latestTaskConf = new WeakReference<>(null);
+
   private boolean closed;
 
   /** The last task a thread resolved, and the configuration object it resolved it from. */
@@ -99,7 +103,7 @@ public final class TaskSponges implements Closeable {
     if (attempt == null || attempt.isEmpty()) {
       return processTask();
     }
-    latestTaskConf = conf;
+    latestTaskConf = new WeakReference<>(conf);
     BagTask task = attempts.get(attempt);
     if (task == null || task.isClosed()) {
       task = new BagTask(attempt, conf, Thread.currentThread());
@@ -113,16 +117,23 @@ public final class TaskSponges implements Closeable {
 
   private BagTask processTask() {
     if (process == null || process.isClosed() && !closed) {
-      Configuration conf = processConf;
-      if (conf == null) {
-        conf = latestTaskConf != null ? new Configuration(latestTaskConf) : new Configuration();
+      if (processConf != null) {
+        process = new BagTask(PROCESS_TASK, processConf, null);
+      } else {
+        // A copy of a whole job configuration is kept only once a bag of this task spills.
+        process = new BagTask(PROCESS_TASK, latestOrDefault(), this::latestOrDefault, null);
       }
-      process = new BagTask(PROCESS_TASK, conf, null);
       if (closed) {
         closeTask(process, "the JVM is exiting");
       }
     }
     return process;
+  }
+
+  /** A copy of the latest task attempt's configuration, or Hadoop's default resources. */
+  private Configuration latestOrDefault() {
+    Configuration latest = latestTaskConf.get();
+    return latest != null ? new Configuration(latest) : new Configuration();
   }
 
   /** Closes the tasks whose thread has died. */
