@@ -21,6 +21,7 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.spongefiles.core.testing.SpongeTestConf;
 import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.merger.testing.SpillFileProbe;
 
 /**
  * Runs jobs in Hadoop's LocalJobRunner with Hadoop's merger or ours, on tiny shuffle memory so the

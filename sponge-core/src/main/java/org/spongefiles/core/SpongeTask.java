@@ -139,9 +139,12 @@ public final class SpongeTask implements Closeable {
     return chain;
   }
 
-  /** Write-behind buffers allocated so far: at most the bound plus one per active writer. */
-  public int writeBuffersAllocated() {
-    return buffers.allocated();
+  /**
+   * The most write-behind buffers ever live at once: at most {@code sponge.write.buffers} plus one
+   * per writer filling a chunk at the same time.
+   */
+  public int peakWriteBuffersLive() {
+    return buffers.peakLive();
   }
 
   /** The most chunks ever queued or being stored behind writers at once. */

@@ -59,7 +59,7 @@ class WriteBehindTest {
         out.close();
       }
       assertThat(task.peakChunksInFlight()).isEqualTo(2);
-      assertThat(task.writeBuffersAllocated())
+      assertThat(task.peakWriteBuffersLive())
           .as("2 in flight + 5 being filled")
           .isLessThanOrEqualTo(7);
       assertThat(task.stats().chunksWritten(TierKind.DISK)).isEqualTo(5 * 20);

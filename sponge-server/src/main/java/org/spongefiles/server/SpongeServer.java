@@ -43,10 +43,12 @@ import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.daemon.RunningDaemon;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
@@ -59,7 +61,7 @@ import org.spongefiles.core.wire.netty.FrameDecoder;
  * Prometheus metrics and a health check, and shuts down gracefully: it stops accepting, lets
  * requests already received finish, then closes connections and releases the pool.
  */
-public final class SpongeServer implements Closeable {
+public final class SpongeServer implements RunningDaemon {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
 
   private final SharedPool pool;
@@ -82,7 +84,12 @@ public final class SpongeServer implements Closeable {
   private CuratorFramework zookeeper;
   private Closeable registration;
 
-  private SpongeServer(Configuration conf, SharedPool pool, SessionKeys sessions) {
+  private SpongeServer(
+      Configuration conf,
+      SharedPool pool,
+      SessionKeys sessions,
+      ClusterSecret secret,
+      RemoteSettings remote) {
     this.pool = pool;
     String node = TaskIdentity.nodeName(conf);
     this.endpoint = SpongeSettings.nodeServerEndpoint(conf, node);
@@ -99,7 +106,6 @@ public final class SpongeServer implements Closeable {
     this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
     QuotaLedger ledger = new QuotaLedger();
     ledger.rebuild(pool.owners());
-    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
     ClientIdentity self =
         new ClientIdentity(
             endpoint,
@@ -114,7 +120,7 @@ public final class SpongeServer implements Closeable {
             metrics,
             self,
             secret,
-            SpongeSettings.remote(conf),
+            remote,
             ServerOptions.RECLAIM_GRACE.get(conf).toMillis());
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -159,6 +165,8 @@ public final class SpongeServer implements Closeable {
    */
   public static SpongeServer start(Configuration conf) throws IOException {
     validate(conf);
+    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
+    RemoteSettings remote = SpongeSettings.remote(conf);
     SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf));
     try {
       checkChunkSize(pool.chunkSize(), conf);
@@ -168,7 +176,8 @@ public final class SpongeServer implements Closeable {
     }
     SpongeServer server;
     try {
-      server = new SpongeServer(conf, pool, SessionKeys.forPool(pool.metadataFile()));
+      server =
+          new SpongeServer(conf, pool, SessionKeys.forPool(pool.metadataFile()), secret, remote);
     } catch (IOException | RuntimeException e) {
       pool.close();
       throw e;
@@ -184,8 +193,6 @@ public final class SpongeServer implements Closeable {
 
   private static void validate(Configuration conf) {
     ConfigCheck.validate(conf, new ServerOptions(), new ClusterOptions(), new SpongeOptions());
-    SpongeSettings.remote(conf);
-    SpongeSettings.clusterSecret(conf);
     checkChunkSize(SpongeOptions.CHUNK_SIZE.get(conf), conf);
     checkPoolDir(conf);
   }

@@ -10,7 +10,6 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
-import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,6 +31,7 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.daemon.RunningDaemon;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -54,7 +54,7 @@ import org.spongefiles.core.wire.netty.FrameDecoder;
  * view at once, so it never hands out a list from a time it was not leader, and on regaining it it
  * polls afresh before answering.
  */
-public final class MemoryTracker implements Closeable {
+public final class MemoryTracker implements RunningDaemon {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryTracker.class);
 
   private final String endpoint;
@@ -74,7 +74,7 @@ public final class MemoryTracker implements Closeable {
   private Channel channel;
   private HTTPServer http;
 
-  private MemoryTracker(Configuration conf) {
+  private MemoryTracker(Configuration conf, ClusterSecret secret) {
     String node = TaskIdentity.nodeName(conf);
     String explicit = TrackerOptions.ADDRESS.get(conf);
     this.endpoint = explicit.isEmpty() ? node + ":" + TrackerOptions.PORT.get(conf) : explicit;
@@ -97,9 +97,7 @@ public final class MemoryTracker implements Closeable {
     ZooKeeperLayout layout = ZooKeeperLayout.fromConfiguration(conf);
     this.zookeeper = ZooKeeperClients.start(conf);
     this.directory = new ServerDirectory(zookeeper, layout);
-    this.poller =
-        new StatsPoller(
-            directory, self, SpongeSettings.clusterSecret(conf), pollTimeout.toMillis());
+    this.poller = new StatsPoller(directory, self, secret, pollTimeout.toMillis());
     this.latch =
         new LeaderLatch(
             zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
@@ -113,9 +111,10 @@ public final class MemoryTracker implements Closeable {
    */
   public static MemoryTracker start(Configuration conf) throws IOException {
     validate(conf);
-    MemoryTracker tracker = new MemoryTracker(conf);
+    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
+    MemoryTracker tracker = new MemoryTracker(conf, secret);
     try {
-      tracker.begin(conf);
+      tracker.begin(conf, secret);
       return tracker;
     } catch (Exception e) {
       tracker.close();
@@ -129,7 +128,6 @@ public final class MemoryTracker implements Closeable {
   private static void validate(Configuration conf) {
     ConfigCheck.validate(conf, new TrackerOptions(), new ClusterOptions());
     SpongeOptions.NODE_ID.get(conf);
-    SpongeSettings.clusterSecret(conf);
     ZooKeeperLayout.fromConfiguration(conf);
     if (ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
       throw new org.spongefiles.core.config.ConfigException(
@@ -139,8 +137,7 @@ public final class MemoryTracker implements Closeable {
     }
   }
 
-  private void begin(Configuration conf) throws Exception {
-    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
+  private void begin(Configuration conf, ClusterSecret secret) throws Exception {
     long handshakeMillis = TrackerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis();
     ServerBootstrap bootstrap =
         new ServerBootstrap()

@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.spongefiles.merger.MergerCounter;
+import org.spongefiles.merger.testing.SpillFileProbe;
 
 /**
  * One run of the {@link MedianJob} in Hadoop's LocalJobRunner (one map per input file), with
@@ -141,16 +142,16 @@ public final class MedianRun {
             new org.apache.hadoop.fs.Path(output.toUri()),
             counts);
     MedianProbe.reset();
-    MedianSpillWatch watch = MedianSpillWatch.start(local);
+    SpillFileProbe probe = SpillFileProbe.watch(local);
     boolean succeeded;
     long start = System.nanoTime();
     try {
       succeeded = median.waitForCompletion(false);
     } finally {
-      watch.close();
+      probe.close();
     }
     long elapsed = System.nanoTime() - start;
-    return new Result(succeeded, readOutput(output), elapsed, watch.seen(), median.getCounters());
+    return new Result(succeeded, readOutput(output), elapsed, probe.seen(), median.getCounters());
   }
 
   private static String readOutput(Path output) throws IOException {

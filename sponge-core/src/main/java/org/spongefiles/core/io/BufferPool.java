@@ -10,8 +10,13 @@ import java.util.Deque;
  * Chunk-sized direct buffers for chunks written behind the writer. Each writer fills one buffer of
  * its own ({@link #take()} never waits); when it hands a full buffer to the I/O threads it first
  * waits in {@link #beginFlight()} until fewer than {@code maxInFlight} are queued or being stored.
- * Buffers in flight always finish, whatever the writers do, so this cannot deadlock; a task's
- * write-behind memory is at most {@code (maxInFlight + writers filling) * size} bytes.
+ * Buffers in flight always finish, whatever the writers do, so this cannot deadlock.
+ *
+ * <p>The invariant is on live buffers (being filled, in flight or idle here): a new buffer is only
+ * allocated when none is idle, so at most {@code maxInFlight + writers filling} are ever live at
+ * once, and a task's write-behind memory is at most that many times {@code size} bytes. At most
+ * {@code maxInFlight} idle buffers are kept; one given back beyond that is dropped (no longer live)
+ * and the garbage collector frees it.
  */
 public final class BufferPool implements Closeable {
   private final int size;
@@ -19,7 +24,8 @@ public final class BufferPool implements Closeable {
   private final Deque<ByteBuffer> idle = new ArrayDeque<>();
   private int inFlight;
   private int peakInFlight;
-  private int allocated;
+  private int live;
+  private int peakLive;
   private boolean closed;
 
   public BufferPool(int size, int maxInFlight) {
@@ -38,8 +44,9 @@ public final class BufferPool implements Closeable {
     checkOpen();
     ByteBuffer buffer = idle.pollFirst();
     if (buffer == null) {
-      allocated++;
       buffer = ByteBuffer.allocateDirect(size);
+      live++;
+      peakLive = Math.max(peakLive, live);
     }
     buffer.clear();
     return buffer;
@@ -67,10 +74,12 @@ public final class BufferPool implements Closeable {
     notifyAll();
   }
 
-  /** A buffer taken to fill is no longer needed. */
+  /** A buffer taken to fill is no longer needed: it becomes idle, or is dropped. */
   public synchronized void giveBack(ByteBuffer buffer) {
     if (!closed && idle.size() < maxInFlight) {
       idle.addFirst(buffer);
+    } else {
+      live--;
     }
   }
 
@@ -78,9 +87,9 @@ public final class BufferPool implements Closeable {
     return size;
   }
 
-  /** Buffers allocated so far. */
-  public synchronized int allocated() {
-    return allocated;
+  /** The most buffers that were ever live at once (being filled, in flight or idle). */
+  public synchronized int peakLive() {
+    return peakLive;
   }
 
   /** The most buffers that were ever in flight at once; never more than the bound. */
@@ -97,6 +106,7 @@ public final class BufferPool implements Closeable {
   @Override
   public synchronized void close() {
     closed = true;
+    live -= idle.size();
     idle.clear();
     notifyAll();
   }

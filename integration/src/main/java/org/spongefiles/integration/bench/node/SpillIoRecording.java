@@ -16,8 +16,9 @@ import jdk.jfr.consumer.RecordingFile;
  * Stock Hadoop's time blocked on reduce-side spill I/O, from a JFR recording of the run's JVM: the
  * summed durations of its file read, write and force events on the merger's spill files (fetched
  * map outputs {@code map_<n>.out*} and merge outputs {@code *.merged}, with their checksum files),
- * the same files {@code MedianSpillWatch} counts. Every event is recorded (threshold 0, no stacks;
- * see {@code spill-io.jfc}).
+ * the files {@code SpillFileProbe} counts but for the rounds of a merge wider than its factor
+ * ({@code intermediate.<n>}). Every event is recorded (threshold 0, no stacks; see {@code
+ * spill-io.jfc}).
  */
 final class SpillIoRecording {
   private static final Pattern REDUCE_SPILL = Pattern.compile("\\.?map_\\d+\\.out.*|.*\\.merged.*");

@@ -1,4 +1,4 @@
-package org.spongefiles.merger;
+package org.spongefiles.merger.testing;
 
 import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * directory existed a moment before it), and a walk of the tree every 5 ms, which finds new
  * directories to watch and whatever an event overflow lost.
  */
-final class SpillFileProbe implements AutoCloseable {
+public final class SpillFileProbe implements AutoCloseable {
   private static final Pattern REDUCE_ATTEMPT = Pattern.compile("attempt_.+_r_\\d+_\\d+");
   private static final Pattern MAP_ATTEMPT = Pattern.compile("attempt_.+_m_\\d+_\\d+");
   private static final long WALK_MILLIS = 5;
@@ -55,7 +55,7 @@ final class SpillFileProbe implements AutoCloseable {
   }
 
   /** Watches {@code root}; whatever exists below it is watched when this returns. */
-  static SpillFileProbe watch(Path root) throws IOException {
+  public static SpillFileProbe watch(Path root) throws IOException {
     SpillFileProbe probe = new SpillFileProbe(root);
     probe.scan(root);
     probe.poller.start();
@@ -150,7 +150,7 @@ final class SpillFileProbe implements AutoCloseable {
   }
 
   /** Reduce-side files seen so far, as paths from their attempt's directory. */
-  Set<String> seen() {
+  public Set<String> seen() {
     synchronized (seen) {
       return new TreeSet<>(seen);
     }

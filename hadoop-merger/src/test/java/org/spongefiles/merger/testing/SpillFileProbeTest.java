@@ -1,4 +1,4 @@
-package org.spongefiles.merger;
+package org.spongefiles.merger.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
