@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.StringReader;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -16,6 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -26,12 +30,19 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.pig.ExecType;
+import org.apache.pig.PigServer;
+import org.apache.pig.backend.executionengine.ExecJob;
+import org.apache.pig.tools.pigstats.JobStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.integration.bench.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
+import org.spongefiles.integration.pig.PigQuery;
+import org.spongefiles.integration.pig.PigReference;
+import org.spongefiles.integration.pig.WebCrawlGenerator;
 
 /**
  * The distribution installs as documented. The tarball is unpacked into a temporary directory as a
@@ -41,8 +52,10 @@ import org.spongefiles.integration.data.NumbersGenerator;
  * two servers on one host); {@code bin/sponge status} shows them; a MiniMRYarnCluster job runs with
  * the README's mapred-site keys and {@code hadoop/sponge-hadoop-<version>.jar} from the tarball in
  * the distributed cache, the only place its tasks find sponge classes (failsafe keeps every sponge
- * module off this JVM's classpath, see integration/pom.xml); then everything is stopped with the
- * scripts and nothing may be left: no pool chunk, pid file, process or listening socket.
+ * module off this JVM's classpath, see integration/pom.xml); a Pig script runs on the same cluster
+ * in MapReduce mode with the tarball's {@code conf/sponge-pig.properties}, its bags spilling to
+ * SpongeFiles from the recipe's {@code lib/} jars; then everything is stopped with the scripts and
+ * nothing may be left: no pool chunk, pid file, process or listening socket.
  */
 @Timeout(value = 280, unit = TimeUnit.SECONDS)
 class InstallIT {
@@ -207,6 +220,18 @@ class InstallIT {
         .isEqualTo(sponge(counters, "REMOTE_BYTES_WRITTEN"));
     assertThat(counters.findCounter(TaskCounter.MERGED_MAP_OUTPUTS).getValue()).isEqualTo(8);
 
+    // docs/pig-databag.md: a Pig script in MapReduce mode with the tarball's recipe.
+    Map<String, Long> pig = runPigWithTheRecipe(conf, trackerAddress);
+    assertThat(pig.get("BAG_SPILLS")).as("bag spills, %s", pig).isPositive();
+    assertThat(pig.get("BAG_SELF_SPILLS")).as("self spills, %s", pig).isPositive();
+    assertThat(pig.getOrDefault("BAG_SPILL_FAILURES", 0L)).isZero();
+    assertThat(
+            pig.getOrDefault("POOL_BYTES_WRITTEN", 0L)
+                + pig.getOrDefault("REMOTE_BYTES_WRITTEN", 0L))
+        .as("spilled bags in node-a's pool or on node-b's server, %s", pig)
+        .isPositive();
+    assertThat(pig.getOrDefault("DISK_BYTES_WRITTEN", 0L)).as("%s", pig).isZero();
+
     // The tasks gave back every chunk, in node-a's pool and on node-b's server.
     JsonNode after = new ObjectMapper().readTree(sponge("status", "--json").output);
     for (JsonNode server : after.get("servers")) {
@@ -245,6 +270,79 @@ class InstallIT {
     assertThat(Files.readString(home.resolve("logs/sponge-server-a.log")))
         .contains("stopped")
         .doesNotContain("Exception");
+  }
+
+  /**
+   * Runs {@link PigQuery#ANCHORTEXT} on MiniMR as a user following docs/pig-databag.md would: the
+   * tarball's {@code conf/sponge-pig.properties} with its two EDIT lines edited (the distribution's
+   * directory, the tasks' heap), and the node's SpongeFiles keys; Pig from this JVM's classpath
+   * (the user's Pig installation), sponge classes only from the tarball's {@code lib/} jars the
+   * recipe ships. The client's PIG_CLASSPATH and PIG_OPTS are left out: this script builds no bag
+   * in the front end, and this JVM must stay without sponge classes. Returns the SpongeFiles
+   * counters of the script's jobs, once its output equals the reference answer.
+   */
+  private Map<String, Long> runPigWithTheRecipe(Configuration conf, String trackerAddress)
+      throws Exception {
+    Path pages = work.resolve("pages");
+    new WebCrawlGenerator(20141).write(pages, 30_000, 3);
+    List<String> expected = PigReference.answer(PigQuery.ANCHORTEXT, pages);
+
+    String recipe = Files.readString(home.resolve("conf/sponge-pig.properties"));
+    assertThat(recipe).contains("/opt/spongefiles").contains("-Xmx1024m");
+    recipe = recipe.replace("/opt/spongefiles", home.toString()).replace("-Xmx1024m", "-Xmx200m");
+    Properties properties = new Properties();
+    properties.load(new StringReader(recipe));
+    for (String jar : properties.getProperty("pig.additional.jars.uris").split(",")) {
+      assertThat(Path.of(java.net.URI.create(jar))).as("the recipe's jar").isRegularFile();
+    }
+    Properties all = new Properties();
+    for (Map.Entry<String, String> entry : conf) {
+      all.setProperty(entry.getKey(), entry.getValue());
+    }
+    // The cluster's configuration comes from here, not from a core-site.xml on the classpath.
+    all.setProperty("pig.use.overriden.hadoop.configs", "true");
+    all.setProperty("pig.temp.dir", work.resolve("pig-tmp").toString());
+    all.remove("mapreduce.job.reduce.shuffle.consumer.plugin.class");
+    all.putAll(properties);
+    // The node's SpongeFiles keys (sponge.pool.dir replaces the recipe's /dev/shm), as for the
+    // job above; bags past 1% of the heap spill themselves.
+    all.setProperty("sponge.pool.dir", poolA.toString());
+    all.setProperty("sponge.pool.size", "4m");
+    all.setProperty("sponge.tracker.addresses", trackerAddress);
+    all.setProperty("sponge.rack", RACK);
+    all.setProperty("sponge.pig.bag.memory", "0.01");
+
+    Path output = work.resolve("pig-output");
+    PigServer pig = new PigServer(ExecType.MAPREDUCE, all);
+    List<ExecJob> jobs;
+    try {
+      pig.setBatchOn();
+      for (String statement :
+          PigQuery.ANCHORTEXT.statements(pages.toUri().toString(), output.toUri().toString())) {
+        pig.registerQuery(statement);
+      }
+      jobs = pig.executeBatch();
+    } finally {
+      pig.shutdown();
+    }
+    assertThat(jobs).isNotEmpty();
+    for (ExecJob job : jobs) {
+      assertThat(job.getStatus())
+          .as("%s", job.getStatistics().getErrorMessage())
+          .isEqualTo(ExecJob.JOB_STATUS.COMPLETED);
+    }
+    assertThat(PigReference.sortedLines(output)).isEqualTo(expected);
+    Map<String, Long> sums = new TreeMap<>();
+    for (JobStats stats : jobs.get(0).getStatistics().getJobGraph()) {
+      org.apache.hadoop.mapred.Counters counters = stats.getHadoopCounters();
+      if (counters != null) {
+        for (org.apache.hadoop.mapred.Counters.Counter counter : counters.getGroup("SpongeFiles")) {
+          sums.merge(counter.getName(), counter.getValue(), Long::sum);
+        }
+      }
+    }
+    System.out.println("PIG counters " + sums);
+    return sums;
   }
 
   private String[] server(String node, int port, Path pool) throws IOException {
