@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +104,33 @@ class StartupErrorsTest {
     Path file = Files.createFile(base.resolve("a-file"));
     conf.set("sponge.pool.dir", file.toString());
     assertThat(refused(args(conf))).contains("sponge.pool.dir").contains("is not a directory");
+  }
+
+  @Test
+  void anUnwritablePoolDirectoryNamesTheKeyAndTheUser() throws Exception {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    Path dir = Files.createTempDirectory("startup-unwritable");
+    dirs.add(dir);
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("r-x------"));
+    boolean immutable = false;
+    if (Files.isWritable(dir)) {
+      // Root writes through permission bits; an immutable directory refuses even root.
+      immutable = new ProcessBuilder("chattr", "+i", dir.toString()).start().waitFor() == 0;
+    }
+    try {
+      assertThat(Files.isWritable(dir))
+          .as("neither mode r-x------ nor chattr +i made %s unwritable for this user", dir)
+          .isFalse();
+      conf.set("sponge.pool.dir", dir.toString());
+      assertThat(refused(args(conf)))
+          .contains("sponge.pool.dir")
+          .contains("is not writable by user " + System.getProperty("user.name"));
+    } finally {
+      if (immutable) {
+        new ProcessBuilder("chattr", "-i", dir.toString()).start().waitFor();
+      }
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+    }
   }
 
   @Test
