@@ -2,22 +2,19 @@ package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.ChildJvm;
+import org.spongefiles.core.testing.DaemonStarts;
 import org.spongefiles.core.testing.TestDirs;
 
 /**
@@ -40,26 +37,11 @@ class StartupErrorsTest {
   }
 
   private static List<String> args(Configuration conf) {
-    List<String> args = new ArrayList<>();
-    for (Map.Entry<String, String> entry : conf) {
-      args.add("-D" + entry.getKey() + "=" + entry.getValue());
-    }
-    return args;
+    return DaemonStarts.args(conf);
   }
 
-  /** Runs the daemon's entry in-process; returns what it printed, asserting it did not start. */
   private static String refused(List<String> args) {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    SpongeServer server =
-        ServerMain.launch(args, new PrintStream(err, true, StandardCharsets.UTF_8));
-    if (server != null) {
-      server.close();
-      throw new AssertionError("the server started with " + args);
-    }
-    String text = err.toString(StandardCharsets.UTF_8);
-    assertThat(text.lines()).hasSize(1);
-    assertThat(text).startsWith("sponge-server: ").doesNotContain("\tat ");
-    return text.trim();
+    return DaemonStarts.refused("sponge-server", ServerMain::launch, args);
   }
 
   @Test

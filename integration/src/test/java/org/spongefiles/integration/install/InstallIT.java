@@ -38,6 +38,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.integration.JobOutputs;
 import org.spongefiles.integration.bench.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.integration.pig.PigQuery;
@@ -433,18 +434,7 @@ class InstallIT {
   }
 
   private static String output(Path dir) throws IOException {
-    List<Path> parts;
-    try (Stream<Path> list = Files.list(dir)) {
-      parts =
-          list.filter(p -> p.getFileName().toString().startsWith("part-"))
-              .sorted()
-              .collect(Collectors.toList());
-    }
-    StringBuilder text = new StringBuilder();
-    for (Path part : parts) {
-      text.append(Files.readString(part, StandardCharsets.UTF_8));
-    }
-    return text.toString();
+    return JobOutputs.read(dir);
   }
 
   private static long sponge(Counters counters, String name) {

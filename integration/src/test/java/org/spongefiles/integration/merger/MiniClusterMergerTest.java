@@ -5,15 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
@@ -31,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.testing.ChildJvm;
 import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.integration.JobOutputs;
 import org.spongefiles.integration.bench.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.merger.MergerCounter;
@@ -302,20 +300,9 @@ class MiniClusterMergerTest {
   }
 
   private static String readOutput(Job job) throws IOException {
-    Path output =
-        Path.of(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.getOutputPath(job).toUri());
-    List<Path> parts;
-    try (Stream<Path> list = Files.list(output)) {
-      parts =
-          list.filter(p -> p.getFileName().toString().startsWith("part-"))
-              .sorted()
-              .collect(Collectors.toList());
-    }
-    StringBuilder text = new StringBuilder();
-    for (Path part : parts) {
-      text.append(Files.readString(part, StandardCharsets.UTF_8));
-    }
-    return text.toString();
+    return JobOutputs.read(
+        Path.of(
+            org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.getOutputPath(job).toUri()));
   }
 
   private static int freePort() {
