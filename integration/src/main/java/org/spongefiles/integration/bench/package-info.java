@@ -1,8 +1,9 @@
 /**
- * The benchmarks of the papers' experiments (spill, median, leaky, tracker, join-key), each a main
- * class writing {@code BENCH} lines, with their workloads and probes; and {@link
- * org.spongefiles.integration.bench.DashboardPlot}, which draws the Grafana dashboard's panels from
- * scrapes of a demo rack.
+ * The benchmarks of the papers' experiments, one sub-package per family ({@code transfer}, {@code
+ * median}, {@code pig}, {@code leaky}, {@code node} for the node emulator, {@code dashboard}); here
+ * only what they share: {@link org.spongefiles.integration.bench.BenchReport} (the {@code BENCH}
+ * line format) and {@link org.spongefiles.integration.bench.Contention} (neighbour load). Each
+ * benchmark is a main class writing {@code BENCH} lines.
  *
  * <p>May import every module; no module imports it.
  */

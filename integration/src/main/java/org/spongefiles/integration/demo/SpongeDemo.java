@@ -6,7 +6,7 @@ import java.util.Locale;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.spongefiles.integration.bench.MedianRun;
+import org.spongefiles.integration.bench.median.MedianRun;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.server.SpongeServer;
 

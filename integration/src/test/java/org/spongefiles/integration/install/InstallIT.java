@@ -39,7 +39,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.integration.JobOutputs;
-import org.spongefiles.integration.bench.MedianJob;
+import org.spongefiles.integration.bench.median.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.integration.pig.PigQuery;
 import org.spongefiles.integration.pig.PigReference;

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.ChildJvm;
 import org.spongefiles.core.testing.TestDirs;
-import org.spongefiles.integration.bench.LeakyBenchChild;
-import org.spongefiles.integration.bench.LeakyWorkload;
+import org.spongefiles.integration.bench.leaky.LeakyBenchChild;
+import org.spongefiles.integration.bench.leaky.LeakyWorkload;
 
 /**
  * The paper's failure case in a heap-limited JVM: the rank-revenue join whose build side needs more

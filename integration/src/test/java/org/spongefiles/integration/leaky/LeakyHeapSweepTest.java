@@ -9,9 +9,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.spongefiles.core.testing.TestDirs;
-import org.spongefiles.integration.bench.LeakyHeapSweep;
-import org.spongefiles.integration.bench.LeakyHotKeyBench;
-import org.spongefiles.integration.bench.LeakyWorkload;
+import org.spongefiles.integration.bench.leaky.LeakyHeapSweep;
+import org.spongefiles.integration.bench.leaky.LeakyHotKeyBench;
+import org.spongefiles.integration.bench.leaky.LeakyWorkload;
 
 /**
  * Issue 10's hot-key heap sweep, small enough for CI: a join and a group-by where one key holds a

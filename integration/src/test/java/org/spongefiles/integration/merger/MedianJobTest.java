@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.SpongeTestConf;
 import org.spongefiles.core.testing.TestDirs;
-import org.spongefiles.integration.bench.MedianRun;
+import org.spongefiles.integration.bench.median.MedianRun;
 import org.spongefiles.integration.data.NumbersGenerator;
 
 /**

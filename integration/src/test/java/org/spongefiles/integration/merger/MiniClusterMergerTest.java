@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.testing.ChildJvm;
 import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.integration.JobOutputs;
-import org.spongefiles.integration.bench.MedianJob;
+import org.spongefiles.integration.bench.median.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.merger.MergerCounter;
 import org.spongefiles.merger.SpongeMergerSetup;

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
-import org.spongefiles.integration.bench.MedianJob;
+import org.spongefiles.integration.bench.median.MedianJob;
 
 /**
  * The median reducer, except that the first attempt, on its first group, tells the test it is

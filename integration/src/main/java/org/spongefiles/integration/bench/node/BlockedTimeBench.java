@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.spongefiles.integration.bench.BenchReport;
-import org.spongefiles.integration.bench.MedianBench;
-import org.spongefiles.integration.bench.MedianMeasure;
-import org.spongefiles.integration.bench.MedianPlacement;
+import org.spongefiles.integration.bench.median.MedianBench;
+import org.spongefiles.integration.bench.median.MedianMeasure;
+import org.spongefiles.integration.bench.median.MedianPlacement;
 
 /**
  * Blocked-time analysis (the blocked-time paper's method) of the median job on one emulated node

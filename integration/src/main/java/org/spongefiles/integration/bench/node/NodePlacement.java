@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.integration.bench.MedianPlacement;
+import org.spongefiles.integration.bench.median.MedianPlacement;
 
 /**
- * Puts {@link org.spongefiles.integration.bench.MedianBench}'s runs on an emulated node: the work
- * directory (Hadoop's local directories, our disk tier) on the node's disk, the run's JVM in a
+ * Puts {@link org.spongefiles.integration.bench.median.MedianBench}'s runs on an emulated node: the
+ * work directory (Hadoop's local directories, our disk tier) on the node's disk, the run's JVM in a
  * {@link MemoryContainer} of the cell's limit (none when the host has no containers), and the pool
  * prefaulted from outside the container before our run starts ({@link PoolPrefault}).
  */

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.integration.bench.BenchReport;
-import org.spongefiles.integration.bench.MedianBench;
-import org.spongefiles.integration.bench.MedianMeasure;
+import org.spongefiles.integration.bench.median.MedianBench;
+import org.spongefiles.integration.bench.median.MedianMeasure;
 
 /**
  * The median job on emulated nodes: {nvme, sata-ssd, hdd} x {quiet, contended (three {@link

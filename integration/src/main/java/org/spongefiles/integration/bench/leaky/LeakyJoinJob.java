@@ -1,0 +1,133 @@
+package org.spongefiles.integration.bench.leaky;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.WritableComparator;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.spongefiles.integration.data.bdb.Ranking;
+import org.spongefiles.integration.data.bdb.UserVisit;
+import org.spongefiles.leaky.baseline.HashMapJoinReducer;
+import org.spongefiles.leaky.mapreduce.JoinKey;
+import org.spongefiles.leaky.mapreduce.JoinValue;
+import org.spongefiles.leaky.mapreduce.LeakyJoinReducer;
+
+/**
+ * The paper's join workload in MapReduce: Rankings joined with UserVisits on the page URL
+ * (rank-revenue). Every UserVisits row is buffered (the build side), every Rankings row is streamed
+ * against it; the output is one line per visit of a ranked page: {@code url ->
+ * pageRank,sourceIP,visitDate,adRevenue}.
+ */
+public final class LeakyJoinJob {
+  private LeakyJoinJob() {}
+
+  /** Map output key: the page URL and its side. */
+  public static final class UrlKey extends JoinKey<Text> {
+    static {
+      WritableComparator.define(UrlKey.class, new JoinKey.Comparator(UrlKey.class, Text.class));
+    }
+
+    public UrlKey() {
+      super(new Text());
+    }
+  }
+
+  /** Map output value: a visit (build) or a ranking (probe). */
+  public static final class VisitOrRank extends JoinValue<UserVisit, Ranking> {
+    public VisitOrRank() {
+      super(new UserVisit(), new Ranking());
+    }
+  }
+
+  /** UserVisits CSV lines to build-side records keyed by destURL. */
+  public static final class VisitsMapper extends Mapper<LongWritable, Text, UrlKey, VisitOrRank> {
+    private final UrlKey key = new UrlKey();
+    private final VisitOrRank value = new VisitOrRank();
+
+    @Override
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
+      UserVisit visit = value.asBuild().parse(line.toString());
+      key.side(JoinKey.BUILD).key().set(visit.destUrl());
+      context.write(key, value);
+    }
+  }
+
+  /** Rankings CSV lines to probe-side records keyed by pageURL. */
+  public static final class RankingsMapper extends Mapper<LongWritable, Text, UrlKey, VisitOrRank> {
+    private final UrlKey key = new UrlKey();
+    private final VisitOrRank value = new VisitOrRank();
+
+    @Override
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
+      Ranking ranking = value.asProbe().parse(line.toString());
+      key.side(JoinKey.PROBE).key().set(ranking.pageUrl());
+      context.write(key, value);
+    }
+  }
+
+  /** The output line of one joined pair. */
+  public static String joined(UserVisit visit, Ranking ranking) {
+    return ranking.pageRank()
+        + ","
+        + visit.sourceIp()
+        + ","
+        + visit.visitDate()
+        + ","
+        + visit.adRevenue();
+  }
+
+  /** The join on the leaky buffer. */
+  public static final class Leaky extends LeakyJoinReducer<Text, UserVisit, Ranking, Text, Text> {
+    private final Text out = new Text();
+
+    @Override
+    protected void join(Text url, UserVisit visit, Ranking ranking, Context context)
+        throws IOException, InterruptedException {
+      out.set(joined(visit, ranking));
+      context.write(url, out);
+    }
+  }
+
+  /** The same join on {@code HashMap<Text, List<UserVisit>>}. */
+  public static final class Baseline
+      extends HashMapJoinReducer<Text, UserVisit, Ranking, Text, Text> {
+    private final Text out = new Text();
+
+    @Override
+    protected void join(Text url, UserVisit visit, Ranking ranking, Context context)
+        throws IOException, InterruptedException {
+      out.set(joined(visit, ranking));
+      context.write(url, out);
+    }
+  }
+
+  /** A text-in, text-out join job over the two CSV inputs. */
+  public static Job create(
+      Configuration conf,
+      Path rankings,
+      Path userVisits,
+      Path output,
+      Class<? extends Reducer<?, ?, ?, ?>> reducer)
+      throws IOException {
+    Job job = Job.getInstance(conf, "rank-revenue join (" + reducer.getSimpleName() + ")");
+    job.setJarByClass(LeakyJoinJob.class);
+    MultipleInputs.addInputPath(job, rankings, TextInputFormat.class, RankingsMapper.class);
+    MultipleInputs.addInputPath(job, userVisits, TextInputFormat.class, VisitsMapper.class);
+    job.setMapOutputKeyClass(UrlKey.class);
+    job.setMapOutputValueClass(VisitOrRank.class);
+    job.setReducerClass(reducer);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(Text.class);
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+}
