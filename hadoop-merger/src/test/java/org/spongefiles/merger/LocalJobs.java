@@ -1,6 +1,5 @@
 package org.spongefiles.merger;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
@@ -21,6 +18,7 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.spongefiles.core.testing.SpongeTestConf;
 import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.merger.testing.JobOutput;
 import org.spongefiles.merger.testing.SpillFileProbe;
 
 /**
@@ -136,26 +134,7 @@ final class LocalJobs implements AutoCloseable {
     } finally {
       probe.close();
     }
-    return new Run(job, conf, succeeded, readOutput(output), probe.seen());
-  }
-
-  /** The reducers' output files, in partition order, concatenated. */
-  static byte[] readOutput(Path output) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    if (!Files.isDirectory(output)) {
-      return bytes.toByteArray();
-    }
-    List<Path> parts;
-    try (Stream<Path> list = Files.list(output)) {
-      parts =
-          list.filter(p -> p.getFileName().toString().startsWith("part-"))
-              .sorted()
-              .collect(Collectors.toList());
-    }
-    for (Path part : parts) {
-      bytes.write(Files.readAllBytes(part));
-    }
-    return bytes.toByteArray();
+    return new Run(job, conf, succeeded, JobOutput.bytes(output), probe.seen());
   }
 
   @Override

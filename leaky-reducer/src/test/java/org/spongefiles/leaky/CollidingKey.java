@@ -1,56 +1,29 @@
 package org.spongefiles.leaky;
 
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
-import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.io.LongWritable;
 
-/** A key whose hash codes collide on purpose: only seven distinct hashes for any number of ids. */
-public final class CollidingKey implements WritableComparable<CollidingKey> {
-  private long id;
-
+/**
+ * A long key whose hash codes collide on purpose: only seven distinct hashes for any number of ids.
+ * Being a subclass, it gets Hadoop's deserializing comparator, not {@link LongWritable}'s raw one.
+ */
+public final class CollidingKey extends LongWritable {
   public CollidingKey() {}
 
   public CollidingKey(long id) {
-    this.id = id;
-  }
-
-  public CollidingKey set(long id) {
-    this.id = id;
-    return this;
+    super(id);
   }
 
   public long id() {
-    return id;
-  }
-
-  @Override
-  public void write(DataOutput out) throws IOException {
-    out.writeLong(id);
-  }
-
-  @Override
-  public void readFields(DataInput in) throws IOException {
-    id = in.readLong();
-  }
-
-  @Override
-  public int compareTo(CollidingKey other) {
-    return Long.compare(id, other.id);
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof CollidingKey && ((CollidingKey) other).id == id;
+    return get();
   }
 
   @Override
   public int hashCode() {
-    return (int) Math.floorMod(id, 7L);
+    return (int) Math.floorMod(get(), 7L);
   }
 
   @Override
   public String toString() {
-    return "key-" + id;
+    return "key-" + get();
   }
 }

@@ -1,16 +1,10 @@
 package org.spongefiles.integration.bench.median;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapreduce.Counter;
@@ -19,6 +13,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.spongefiles.merger.MergerCounter;
+import org.spongefiles.merger.testing.JobOutput;
 import org.spongefiles.merger.testing.SpillFileProbe;
 
 /**
@@ -151,24 +146,8 @@ public final class MedianRun {
       probe.close();
     }
     long elapsed = System.nanoTime() - start;
-    return new Result(succeeded, readOutput(output), elapsed, probe.seen(), median.getCounters());
-  }
-
-  private static String readOutput(Path output) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    if (Files.isDirectory(output)) {
-      List<Path> parts;
-      try (Stream<Path> list = Files.list(output)) {
-        parts =
-            list.filter(p -> p.getFileName().toString().startsWith("part-"))
-                .sorted()
-                .collect(Collectors.toList());
-      }
-      for (Path part : parts) {
-        bytes.write(Files.readAllBytes(part));
-      }
-    }
-    return bytes.toString(StandardCharsets.UTF_8);
+    return new Result(
+        succeeded, JobOutput.text(output), elapsed, probe.seen(), median.getCounters());
   }
 
   public static void main(String[] args) throws Exception {
