@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -218,7 +218,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
           }
           ChunkOwner owner = service.ownerForAllocation(hello, session, nodeKey, host, peer);
           host = owner.host();
-          List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
+          List<ChunkHandle> chunks = service.allocate(owner, body.getInt(), peer);
           metrics.taskNames.record(owner.task(), hello.taskId);
           reply(ctx, Opcode.ALLOCATED, frame.requestId, ChunkHandles.encode(chunks));
           break;

@@ -16,12 +16,12 @@ import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Opcode;
@@ -115,7 +115,7 @@ class AuthenticationTest {
   @Test
   void requestsWithoutHelloAreRefusedAndTheConnectionClosed() throws Exception {
     ClusterSecret secret = ClusterSecret.of(SECRET.getBytes(StandardCharsets.UTF_8));
-    PoolChunk victim;
+    ChunkHandle victim;
     try (RemoteConnection owner = connect(secret)) {
       victim = owner.allocate(1).get(0);
     }

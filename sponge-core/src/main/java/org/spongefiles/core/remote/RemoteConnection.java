@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.wire.Challenge;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -126,21 +126,21 @@ public final class RemoteConnection implements Closeable {
   }
 
   /** Allocates up to {@code count} chunks; fewer when the server has fewer free. */
-  public List<PoolChunk> allocate(int count) throws IOException {
+  public List<ChunkHandle> allocate(int count) throws IOException {
     ByteBuffer body = ByteBuffer.allocate(4).putInt(count).flip();
     Frame reply = call(Opcode.ALLOCATE, Opcode.ALLOCATED, Frame.MAX_CONTROL_PAYLOAD, body);
     return ChunkHandles.decode(reply.payload(), server.toString());
   }
 
   /** Writes {@code data} (position to limit) into {@code chunk} at {@code offset}. */
-  public void write(PoolChunk chunk, int offset, ByteBuffer data) throws IOException {
+  public void write(ChunkHandle chunk, int offset, ByteBuffer data) throws IOException {
     ByteBuffer head = ByteBuffer.allocate(ChunkRange.WRITE_HEAD);
     new ChunkRange(chunk, offset, data.remaining()).putWriteHead(head);
     call(Opcode.WRITE, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD, head.flip(), data);
   }
 
   /** Reads {@code dst.remaining()} bytes of {@code chunk} at {@code offset} into {@code dst}. */
-  public void read(PoolChunk chunk, int offset, ByteBuffer dst) throws IOException {
+  public void read(ChunkHandle chunk, int offset, ByteBuffer dst) throws IOException {
     int length = dst.remaining();
     exchange(
         () -> {
@@ -158,7 +158,7 @@ public final class RemoteConnection implements Closeable {
   }
 
   /** Frees chunks; returns how many the server freed. */
-  public int free(List<PoolChunk> chunks) throws IOException {
+  public int free(List<ChunkHandle> chunks) throws IOException {
     Frame reply = call(Opcode.FREE, Opcode.FREED, 4, ChunkHandles.encode(chunks));
     return reply.payload().getInt();
   }

@@ -3,27 +3,26 @@ package org.spongefiles.core.wire;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.spongefiles.core.pool.PoolChunk;
 
 /** ALLOCATED and FREE bodies: {@code i32 n, n x (i32 index, i64 generation)}. */
 public final class ChunkHandles {
   private ChunkHandles() {}
 
-  public static ByteBuffer encode(List<PoolChunk> chunks) {
+  public static ByteBuffer encode(List<ChunkHandle> chunks) {
     ByteBuffer out = ByteBuffer.allocate(4 + 12 * chunks.size());
     out.putInt(chunks.size());
-    for (PoolChunk chunk : chunks) {
+    for (ChunkHandle chunk : chunks) {
       out.putInt(chunk.index());
       out.putLong(chunk.generation());
     }
     return out.flip();
   }
 
-  public static List<PoolChunk> decode(ByteBuffer in, String peer) throws WireException {
+  public static List<ChunkHandle> decode(ByteBuffer in, String peer) throws WireException {
     int count = Codec.getCount(in, 12, peer, "chunk");
-    List<PoolChunk> chunks = new ArrayList<>(count);
+    List<ChunkHandle> chunks = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      chunks.add(new PoolChunk(in.getInt(), in.getLong()));
+      chunks.add(new ChunkHandle(in.getInt(), in.getLong()));
     }
     Codec.requireEnd(in, peer, "chunk list");
     return chunks;
