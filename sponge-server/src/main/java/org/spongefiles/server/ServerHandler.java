@@ -28,10 +28,10 @@ import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.FrameDecoder;
-import org.spongefiles.core.wire.netty.Handshake;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.Handshake;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * One client connection: challenge, authentication, then requests. A refusal (pool full, over

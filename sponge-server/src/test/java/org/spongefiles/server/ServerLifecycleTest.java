@@ -12,11 +12,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
+import org.spongefiles.daemon.DaemonArguments;
 
 /** Metrics, health, bad configuration and graceful shutdown of the daemon. */
 class ServerLifecycleTest {

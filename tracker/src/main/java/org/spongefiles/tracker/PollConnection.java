@@ -18,8 +18,8 @@ import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * The leader's kept-open connection to one sponge server, driven by the event loop: it answers the

@@ -16,10 +16,10 @@ import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.FrameDecoder;
-import org.spongefiles.core.wire.netty.Handshake;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.Handshake;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * One task's connection to a tracker: the same challenge and authentication as a sponge server,
