@@ -155,7 +155,7 @@ final class PoolService {
       throw noSuchChunk(range.chunk, peer);
     }
     requireOwned(owner, range.chunk, peer);
-    ByteBuffer target = pool.chunkBuffer(range.chunk.index());
+    ByteBuffer target = pool.chunkBuffer(range.chunk.index);
     target.position(range.offset).limit(range.offset + range.length);
     data.getBytes(data.readerIndex(), target);
     metrics.bytesWritten.inc(range.length);
@@ -168,7 +168,7 @@ final class PoolService {
       throw noSuchChunk(range.chunk, peer);
     }
     requireOwned(owner, range.chunk, peer);
-    ByteBuffer view = pool.chunkBuffer(range.chunk.index()).asReadOnlyBuffer();
+    ByteBuffer view = pool.chunkBuffer(range.chunk.index).asReadOnlyBuffer();
     view.position(range.offset).limit(range.offset + range.length);
     metrics.bytesRead.inc(range.length);
     return view.slice();
@@ -214,7 +214,7 @@ final class PoolService {
   }
 
   private static PoolChunk poolChunk(ChunkHandle handle) {
-    return new PoolChunk(handle.index(), handle.generation());
+    return new PoolChunk(handle.index, handle.generation);
   }
 
   private void requireOwned(ChunkOwner owner, ChunkHandle chunk, String peer) throws WireException {
@@ -224,13 +224,6 @@ final class PoolService {
   }
 
   private static WireException noSuchChunk(ChunkHandle chunk, String peer) {
-    return new WireException(
-        ErrorCode.NO_SUCH_CHUNK,
-        peer,
-        "chunk "
-            + chunk.index()
-            + " (generation "
-            + chunk.generation()
-            + ") is not this session's");
+    return new WireException(ErrorCode.NO_SUCH_CHUNK, peer, chunk + " is not this session's");
   }
 }

@@ -124,8 +124,8 @@ class AuthenticationTest {
         assertThat(raw.receive().opcode).isEqualTo(Opcode.CHALLENGE);
         byte[] body = new byte[20];
         java.nio.ByteBuffer.wrap(body)
-            .putInt(victim.index())
-            .putLong(victim.generation())
+            .putInt(victim.index)
+            .putLong(victim.generation)
             .putInt(0)
             .putInt(16);
         raw.send(request, 0, 9, body);
@@ -161,6 +161,6 @@ class AuthenticationTest {
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(5)))
         .isInstanceOf(WireException.class)
-        .hasMessageContaining("refusing to lend data to a server outside the secured cluster");
+        .hasMessageContaining("this task has a cluster secret but the server does not ask for one");
   }
 }

@@ -3,7 +3,6 @@ package org.spongefiles.core.remote;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import org.spongefiles.core.wire.Challenge;
@@ -28,8 +27,6 @@ import org.spongefiles.core.wire.WireException;
  * unknown state the connection is {@linkplain #isBroken() broken} and must be closed.
  */
 public final class RemoteConnection implements Closeable {
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private final ServerAddress server;
   private final TimedChannel channel;
   private final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER_SIZE);
@@ -96,30 +93,11 @@ public final class RemoteConnection implements Closeable {
           ErrorCode.OUT_OF_ORDER, server.toString(), "expected CHALLENGE, got " + first.opcode());
     }
     Challenge challenge = Challenge.decode(first.payload(), server.toString());
-    if (challenge.secretRequired && secret == null) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server.toString(),
-          "the server requires the cluster secret; configure sponge.auth.secret.file");
-    }
-    if (!challenge.secretRequired && secret != null) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server.toString(),
-          "this task has a cluster secret but the server does not ask for one; refusing to lend"
-              + " data to a server outside the secured cluster");
-    }
-    byte[] clientNonce = new byte[32];
-    RANDOM.nextBytes(clientNonce);
-    Hello hello = identity.hello(secret, challenge.nonce, clientNonce, presented);
+    ClientHandshake handshake =
+        new ClientHandshake(identity, secret, "this task", server.toString());
+    Hello hello = handshake.answer(challenge, presented);
     Frame reply = call(Opcode.HELLO, Opcode.HELLO_OK, Frame.MAX_CONTROL_PAYLOAD, hello.encode());
-    HelloOk welcome = HelloOk.decode(reply.payload(), server.toString());
-    if (secret != null && !secret.verify(welcome.proof, "server", challenge.nonce, clientNonce)) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server.toString(),
-          "the server's proof of the cluster secret is wrong");
-    }
+    HelloOk welcome = handshake.check(HelloOk.decode(reply.payload(), server.toString()));
     this.chunkSize = challenge.chunkSize;
     this.serverNode = challenge.node;
     this.ticket = welcome.ticket;

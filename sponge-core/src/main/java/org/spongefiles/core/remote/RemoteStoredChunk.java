@@ -80,9 +80,9 @@ final class RemoteStoredChunk implements StoredChunk {
   @Override
   public String describe() {
     return "remote chunk "
-        + handle.index()
+        + handle.index
         + " (generation "
-        + handle.generation()
+        + handle.generation
         + ") on server "
         + server
         + (nonce == null ? "" : ", encrypted");

@@ -1,36 +1,31 @@
 package org.spongefiles.core.wire;
 
+import java.nio.ByteBuffer;
+
 /**
- * A chunk as the protocol names it: the index of a chunk in a server's pool and the generation it
- * had when allocated. Only the server maps it to its pool; a client holds it and sends it back.
+ * A chunk as the protocol names it: {@code i32 index, i64 generation}, the index of a chunk in a
+ * server's pool and the generation it had when allocated. A client only holds a handle and sends it
+ * back; the server alone maps it to its pool, where a newer generation means the chunk was
+ * reclaimed and lent again.
  */
 public final class ChunkHandle {
-  private final int index;
-  private final long generation;
+  static final int BYTES = 12;
+
+  public final int index;
+  public final long generation;
 
   public ChunkHandle(int index, long generation) {
     this.index = index;
     this.generation = generation;
   }
 
-  public int index() {
-    return index;
+  void put(ByteBuffer out) {
+    out.putInt(index).putLong(generation);
   }
 
-  public long generation() {
-    return generation;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ChunkHandle
-        && ((ChunkHandle) o).index == index
-        && ((ChunkHandle) o).generation == generation;
-  }
-
-  @Override
-  public int hashCode() {
-    return Long.hashCode(generation * 31 + index);
+  static ChunkHandle get(ByteBuffer in, String peer) throws WireException {
+    int index = Codec.getInt(in, peer, "index");
+    return new ChunkHandle(index, Codec.getLong(in, peer, "generation"));
   }
 
   @Override

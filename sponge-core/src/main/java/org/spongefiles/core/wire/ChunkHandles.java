@@ -9,20 +9,19 @@ public final class ChunkHandles {
   private ChunkHandles() {}
 
   public static ByteBuffer encode(List<ChunkHandle> chunks) {
-    ByteBuffer out = ByteBuffer.allocate(4 + 12 * chunks.size());
+    ByteBuffer out = ByteBuffer.allocate(4 + ChunkHandle.BYTES * chunks.size());
     out.putInt(chunks.size());
     for (ChunkHandle chunk : chunks) {
-      out.putInt(chunk.index());
-      out.putLong(chunk.generation());
+      chunk.put(out);
     }
     return out.flip();
   }
 
   public static List<ChunkHandle> decode(ByteBuffer in, String peer) throws WireException {
-    int count = Codec.getCount(in, 12, peer, "chunk");
+    int count = Codec.getCount(in, ChunkHandle.BYTES, peer, "chunk");
     List<ChunkHandle> chunks = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      chunks.add(new ChunkHandle(in.getInt(), in.getLong()));
+      chunks.add(ChunkHandle.get(in, peer));
     }
     Codec.requireEnd(in, peer, "chunk list");
     return chunks;

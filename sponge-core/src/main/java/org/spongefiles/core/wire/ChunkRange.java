@@ -21,8 +21,7 @@ public final class ChunkRange {
   }
 
   public void putWriteHead(ByteBuffer out) {
-    out.putInt(chunk.index());
-    out.putLong(chunk.generation());
+    chunk.put(out);
     out.putInt(offset);
   }
 
@@ -35,15 +34,13 @@ public final class ChunkRange {
 
   /** Decodes a WRITE head; the data length is what is left of the payload. */
   public static ChunkRange decodeWrite(ByteBuffer in, String peer) throws WireException {
-    ChunkHandle chunk =
-        new ChunkHandle(Codec.getInt(in, peer, "index"), Codec.getLong(in, peer, "generation"));
+    ChunkHandle chunk = ChunkHandle.get(in, peer);
     int offset = Codec.getInt(in, peer, "offset");
     return new ChunkRange(chunk, offset, in.remaining());
   }
 
   public static ChunkRange decodeRead(ByteBuffer in, String peer) throws WireException {
-    ChunkHandle chunk =
-        new ChunkHandle(Codec.getInt(in, peer, "index"), Codec.getLong(in, peer, "generation"));
+    ChunkHandle chunk = ChunkHandle.get(in, peer);
     int offset = Codec.getInt(in, peer, "offset");
     int length = Codec.getInt(in, peer, "length");
     Codec.requireEnd(in, peer, "READ");
