@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * No cycle between the packages of sponge-core, read from the compiled classes by the JDK's jdeps:
- * each package may use those below it, never one that uses it back.
+ * each package may use those below it, never one that uses it back. The protocol ({@code wire})
+ * stands on nothing of core, so the task side and the daemons share it without sharing a pool.
  */
 class PackageCycleTest {
   private static final String ROOT = "org.spongefiles.core";
@@ -38,6 +39,17 @@ class PackageCycleTest {
     Map<String, Set<String>> graph = packageGraph();
     assertThat(graph).as("jdeps saw the packages").containsKeys(ROOT, ROOT + ".tier");
     assertThat(cycles(graph)).isEmpty();
+  }
+
+  @Test
+  void theProtocolImportsNoOtherPackageOfCore() throws Exception {
+    Map<String, Set<String>> graph = packageGraph();
+    assertThat(graph).as("jdeps saw the packages").containsKeys(ROOT + ".wire", ROOT + ".remote");
+    assertThat(graph.get(ROOT + ".wire")).as("packages the protocol uses").isEmpty();
+    assertThat(graph.get(ROOT + ".remote"))
+        .as("packages the remote tier uses")
+        .contains(ROOT + ".wire")
+        .doesNotContain(ROOT + ".pool");
   }
 
   @Test

@@ -3,11 +3,13 @@ package org.spongefiles.server;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Hello;
@@ -19,7 +21,8 @@ import org.spongefiles.core.wire.WireException;
  * What the server does with its pool for remote clients: allocations within the per-session and
  * per-node quotas, and reads, writes and frees of chunks the client's session owns (checked against
  * the owner entry and generation). A chunk's owner records the session the server issued, not the
- * task the client names, so no client can touch a chunk of a session it was not issued.
+ * task the client names, so no client can touch a chunk of a session it was not issued. Clients
+ * name chunks by their protocol handle; this is where a handle becomes a pool chunk and back.
  */
 final class PoolService {
   static final int MAX_ALLOCATE = 1024;
@@ -92,7 +95,7 @@ final class PoolService {
     return host == 0 ? null : new ChunkOwner(hello.pid, hello.startMillis, host, session);
   }
 
-  List<PoolChunk> allocate(ChunkOwner owner, int count, String peer) throws IOException {
+  List<ChunkHandle> allocate(ChunkOwner owner, int count, String peer) throws IOException {
     if (count <= 0 || count > MAX_ALLOCATE) {
       throw new WireException(
           ErrorCode.MALFORMED_FRAME,
@@ -139,7 +142,11 @@ final class PoolService {
           ErrorCode.POOL_FULL, peer, "no free chunk in the pool of " + endpoint);
     }
     ledger.add(owner, chunks.size());
-    return chunks;
+    List<ChunkHandle> handles = new ArrayList<>(chunks.size());
+    for (PoolChunk chunk : chunks) {
+      handles.add(new ChunkHandle(chunk.index(), chunk.generation()));
+    }
+    return handles;
   }
 
   void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
@@ -148,7 +155,7 @@ final class PoolService {
       throw noSuchChunk(range.chunk, peer);
     }
     requireOwned(owner, range.chunk, peer);
-    ByteBuffer target = pool.chunkBuffer(range.chunk.index());
+    ByteBuffer target = pool.chunkBuffer(range.chunk.index);
     target.position(range.offset).limit(range.offset + range.length);
     data.getBytes(data.readerIndex(), target);
     metrics.bytesWritten.inc(range.length);
@@ -161,15 +168,19 @@ final class PoolService {
       throw noSuchChunk(range.chunk, peer);
     }
     requireOwned(owner, range.chunk, peer);
-    ByteBuffer view = pool.chunkBuffer(range.chunk.index()).asReadOnlyBuffer();
+    ByteBuffer view = pool.chunkBuffer(range.chunk.index).asReadOnlyBuffer();
     view.position(range.offset).limit(range.offset + range.length);
     metrics.bytesRead.inc(range.length);
     return view.slice();
   }
 
-  int free(ChunkOwner owner, List<PoolChunk> chunks) throws IOException {
-    if (owner == null || chunks.isEmpty()) {
+  int free(ChunkOwner owner, List<ChunkHandle> handles) throws IOException {
+    if (owner == null || handles.isEmpty()) {
       return 0;
+    }
+    List<PoolChunk> chunks = new ArrayList<>(handles.size());
+    for (ChunkHandle handle : handles) {
+      chunks.add(poolChunk(handle));
     }
     int freed = pool.free(owner, chunks);
     ledger.subtract(owner, freed);
@@ -202,20 +213,17 @@ final class PoolService {
     return endpoint;
   }
 
-  private void requireOwned(ChunkOwner owner, PoolChunk chunk, String peer) throws WireException {
-    if (!pool.isOwnedBy(chunk, owner)) {
+  private static PoolChunk poolChunk(ChunkHandle handle) {
+    return new PoolChunk(handle.index, handle.generation);
+  }
+
+  private void requireOwned(ChunkOwner owner, ChunkHandle chunk, String peer) throws WireException {
+    if (!pool.isOwnedBy(poolChunk(chunk), owner)) {
       throw noSuchChunk(chunk, peer);
     }
   }
 
-  private static WireException noSuchChunk(PoolChunk chunk, String peer) {
-    return new WireException(
-        ErrorCode.NO_SUCH_CHUNK,
-        peer,
-        "chunk "
-            + chunk.index()
-            + " (generation "
-            + chunk.generation()
-            + ") is not this session's");
+  private static WireException noSuchChunk(ChunkHandle chunk, String peer) {
+    return new WireException(ErrorCode.NO_SUCH_CHUNK, peer, chunk + " is not this session's");
   }
 }

@@ -1,6 +1,6 @@
 package org.spongefiles.server;
 
-import org.spongefiles.core.daemon.DaemonAdmin;
+import org.spongefiles.daemon.DaemonAdmin;
 
 /**
  * Asks a running sponge server for its pool statistics over the wire protocol: the health check of

@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.RecvByteBufAllocator;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -18,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -28,10 +26,11 @@ import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.FrameDecoder;
-import org.spongefiles.core.wire.netty.Handshake;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.Handshake;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.RequestHandler;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * One client connection: challenge, authentication, then requests. A refusal (pool full, over
@@ -46,7 +45,7 @@ import org.spongefiles.core.wire.netty.Responses;
  * to the {@link RefusalLog} summary). Once authenticated the frame limit and read buffers grow to a
  * chunk's worth.
  */
-final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
+final class ServerHandler extends RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
 
   private final PoolService service;
@@ -91,6 +90,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
       ServerMetrics metrics,
       SpongeServer server,
       Limits limits) {
+    super(LOG);
     this.service = service;
     this.handshake = new Handshake(secret);
     this.metrics = metrics;
@@ -146,10 +146,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
     inFlight++;
     try {
-      if ((frame.flags & Frame.FLAG_RESPONSE) != 0) {
-        throw new WireException(
-            ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
-      }
+      requireRequest(frame);
       if (hello == null) {
         hello(ctx, frame);
       } else {
@@ -218,7 +215,7 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
           }
           ChunkOwner owner = service.ownerForAllocation(hello, session, nodeKey, host, peer);
           host = owner.host();
-          List<PoolChunk> chunks = service.allocate(owner, body.getInt(), peer);
+          List<ChunkHandle> chunks = service.allocate(owner, body.getInt(), peer);
           metrics.taskNames.record(owner.task(), hello.taskId);
           reply(ctx, Opcode.ALLOCATED, frame.requestId, ChunkHandles.encode(chunks));
           break;
@@ -268,35 +265,28 @@ final class ServerHandler extends SimpleChannelInboundHandler<InboundFrame> {
     ctx.writeAndFlush(Responses.response(ctx, opcode, requestId, body));
   }
 
-  private void fail(ChannelHandlerContext ctx, long requestId, WireException e) {
+  @Override
+  protected String peer() {
+    return peer;
+  }
+
+  /** Before authentication every fault closes the connection, logged only in the summary. */
+  @Override
+  protected void fail(ChannelHandlerContext ctx, long requestId, WireException e) {
     metrics.errors.labelValues(e.code().name()).inc();
-    ByteBuf error = Responses.error(ctx, requestId, e.code(), e.reason());
     if (hello == null) {
       limits.refusals.record(
           address, e.code() == ErrorCode.AUTH_FAILED ? "auth_failed" : "bad_frame", e.getMessage());
-      ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
-    } else if (e.code().closesConnection()) {
-      LOG.warn("Closing connection from {}: {}", peer, e.getMessage());
-      ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+      ctx.writeAndFlush(Responses.error(ctx, requestId, e.code(), e.reason()))
+          .addListener(ChannelFutureListener.CLOSE);
     } else {
-      ctx.writeAndFlush(error);
+      super.fail(ctx, requestId, e);
     }
   }
 
   @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    Throwable reason =
-        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-    if (reason instanceof WireException) {
-      fail(ctx, 0, (WireException) reason);
-    } else if (reason instanceof IOException) {
-      LOG.debug("Connection from {} failed: {}", peer, reason.toString());
-      ctx.close();
-    } else {
-      LOG.warn("Closing connection from {} after an unexpected error", peer, reason);
-      metrics.errors.labelValues(ErrorCode.INTERNAL.name()).inc();
-      ctx.close();
-    }
+  protected void unexpected(Throwable reason) {
+    metrics.errors.labelValues(ErrorCode.INTERNAL.name()).inc();
   }
 
   @Override

@@ -2,7 +2,7 @@ package org.spongefiles.server;
 
 import java.io.PrintStream;
 import java.util.List;
-import org.spongefiles.core.daemon.DaemonLauncher;
+import org.spongefiles.daemon.DaemonLauncher;
 
 /**
  * Runs a sponge server until the process is told to stop (SIGTERM runs a graceful shutdown).

@@ -43,7 +43,6 @@ import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.daemon.RunningDaemon;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
@@ -52,7 +51,8 @@ import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
-import org.spongefiles.core.wire.netty.FrameDecoder;
+import org.spongefiles.daemon.RunningDaemon;
+import org.spongefiles.daemon.netty.FrameDecoder;
 
 /**
  * A node's sponge server: attaches to (or creates) the node's shared pool, the same one the node's

@@ -16,12 +16,12 @@ import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Opcode;
@@ -115,7 +115,7 @@ class AuthenticationTest {
   @Test
   void requestsWithoutHelloAreRefusedAndTheConnectionClosed() throws Exception {
     ClusterSecret secret = ClusterSecret.of(SECRET.getBytes(StandardCharsets.UTF_8));
-    PoolChunk victim;
+    ChunkHandle victim;
     try (RemoteConnection owner = connect(secret)) {
       victim = owner.allocate(1).get(0);
     }
@@ -124,8 +124,8 @@ class AuthenticationTest {
         assertThat(raw.receive().opcode).isEqualTo(Opcode.CHALLENGE);
         byte[] body = new byte[20];
         java.nio.ByteBuffer.wrap(body)
-            .putInt(victim.index())
-            .putLong(victim.generation())
+            .putInt(victim.index)
+            .putLong(victim.generation)
             .putInt(0)
             .putInt(16);
         raw.send(request, 0, 9, body);
@@ -161,6 +161,6 @@ class AuthenticationTest {
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(5)))
         .isInstanceOf(WireException.class)
-        .hasMessageContaining("refusing to lend data to a server outside the secured cluster");
+        .hasMessageContaining("this task has a cluster secret but the server does not ask for one");
   }
 }

@@ -20,11 +20,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.testing.RandomBytes;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.Frame;
@@ -90,7 +90,7 @@ class FuzzTest {
             .until(() -> client.stats().freeChunks == 64);
         ServerStats stats = client.stats();
         assertThat(stats.chunks).isEqualTo(64);
-        PoolChunk chunk = client.allocate(1).get(0);
+        ChunkHandle chunk = client.allocate(1).get(0);
         byte[] data = RandomBytes.array(5, 40_000);
         client.write(chunk, 100, ByteBuffer.wrap(data));
         ByteBuffer back = ByteBuffer.allocate(data.length);
@@ -111,13 +111,15 @@ class FuzzTest {
     frames.add(
         frame(
             Opcode.READ,
-            new ChunkRange(new PoolChunk(random.nextInt(64), 1), 10, 1000).encodeRead()));
+            new ChunkRange(new ChunkHandle(random.nextInt(64), 1), 10, 1000).encodeRead()));
     ByteBuffer write = ByteBuffer.allocate(ChunkRange.WRITE_HEAD + 3000);
-    new ChunkRange(new PoolChunk(random.nextInt(64), 1), 0, 3000).putWriteHead(write);
+    new ChunkRange(new ChunkHandle(random.nextInt(64), 1), 0, 3000).putWriteHead(write);
     write.position(write.limit());
     frames.add(frame(Opcode.WRITE, write.flip()));
     frames.add(
-        frame(Opcode.FREE, ChunkHandles.encode(List.of(new PoolChunk(1, 1), new PoolChunk(2, 1)))));
+        frame(
+            Opcode.FREE,
+            ChunkHandles.encode(List.of(new ChunkHandle(1, 1), new ChunkHandle(2, 1)))));
     frames.add(
         frame(Opcode.LIVENESS, Processes.encodeQuery(new int[] {1, DEAD_PID}, new long[] {0, 0})));
     return frames;

@@ -9,7 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.spongefiles.core.config.DaemonArguments;
+import org.spongefiles.daemon.DaemonArguments;
 
 /**
  * A sponge server with Netty's paranoid leak detection and a detector that counts every leak it

@@ -12,11 +12,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.testing.RandomBytes;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
@@ -75,14 +75,14 @@ class OwnershipTest {
     SpongeServer server = fixture.start("node-a", 16);
     byte[] data = RandomBytes.array(3, CHUNK);
     try (RemoteConnection victim = open(server, VICTIM, new byte[0])) {
-      List<PoolChunk> chunks = victim.allocate(2);
+      List<ChunkHandle> chunks = victim.allocate(2);
       victim.write(chunks.get(0), 0, ByteBuffer.wrap(data));
       byte[] ticket = victim.ticket();
       assertThat(ticket).hasSize(SessionKeys.TICKET_BYTES);
 
       try (RemoteConnection thief = open(server, VICTIM, new byte[0])) {
         assertThat(thief.ticket()).as("a session of its own").isNotEqualTo(ticket);
-        PoolChunk target = chunks.get(0);
+        ChunkHandle target = chunks.get(0);
         assertThat(code(() -> thief.read(target, 0, ByteBuffer.allocate(100))))
             .isEqualTo(ErrorCode.NO_SUCH_CHUNK);
         assertThat(code(() -> thief.write(target, 0, ByteBuffer.wrap(new byte[100]))))

@@ -7,10 +7,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Hello;
@@ -72,7 +72,7 @@ class ProtocolFaultTest {
       assertThat(raw.closedByServer()).as("connection closed after %s", code).isTrue();
     }
     // Everyone else is still served.
-    PoolChunk chunk = bystander.allocate(1).get(0);
+    ChunkHandle chunk = bystander.allocate(1).get(0);
     assertThat(bystander.free(java.util.List.of(chunk))).isEqualTo(1);
   }
 
@@ -146,7 +146,7 @@ class ProtocolFaultTest {
     try (RemoteConnection client = connect("attempt_refused")) {
       WireException notOwned = null;
       try {
-        client.read(new PoolChunk(3, 1), 0, ByteBuffer.allocate(10));
+        client.read(new ChunkHandle(3, 1), 0, ByteBuffer.allocate(10));
       } catch (WireException e) {
         notOwned = e;
       }

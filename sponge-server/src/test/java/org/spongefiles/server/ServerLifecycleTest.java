@@ -12,11 +12,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.config.DaemonArguments;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.ChunkHandle;
+import org.spongefiles.daemon.DaemonArguments;
 
 /** Metrics, health, bad configuration and graceful shutdown of the daemon. */
 class ServerLifecycleTest {
@@ -47,7 +47,7 @@ class ServerLifecycleTest {
     conf.setInt("sponge.server.metrics.port", 0);
     SpongeServer server = fixture.start(conf);
     try (RemoteConnection client = connect(server)) {
-      PoolChunk chunk = client.allocate(1).get(0);
+      ChunkHandle chunk = client.allocate(1).get(0);
       client.write(chunk, 0, ByteBuffer.wrap(new byte[1000]));
       client.read(chunk, 0, ByteBuffer.allocate(500));
     }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.ChildJvm;
-import org.spongefiles.core.testing.DaemonStarts;
 import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.daemon.testing.DaemonStarts;
 
 /**
  * A carelessly configured server does not start, and says why in one line naming the key and the

@@ -31,7 +31,6 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.config.ConfigCheck;
-import org.spongefiles.core.daemon.RunningDaemon;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -40,7 +39,8 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.FrameDecoder;
+import org.spongefiles.daemon.RunningDaemon;
+import org.spongefiles.daemon.netty.FrameDecoder;
 
 /**
  * A memory tracker. Trackers of a cluster elect one leader with a Curator {@link LeaderLatch}; the

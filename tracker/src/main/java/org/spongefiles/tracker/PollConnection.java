@@ -6,8 +6,8 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.util.concurrent.CompletableFuture;
+import org.spongefiles.core.remote.ClientHandshake;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.wire.Challenge;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -18,8 +18,8 @@ import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * The leader's kept-open connection to one sponge server, driven by the event loop: it answers the
@@ -27,14 +27,9 @@ import org.spongefiles.core.wire.netty.Responses;
  * channel's event loop, so there is no locking and no thread per server.
  */
 final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private final String server;
-  private final ClientIdentity identity;
-  private final ClusterSecret secret;
+  private final ClientHandshake handshake;
   private ChannelHandlerContext ctx;
-  private byte[] clientNonce;
-  private byte[] serverNonce;
   private boolean ready;
   private long nextRequestId = 1;
   private long pendingId;
@@ -42,8 +37,7 @@ final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
 
   PollConnection(String server, ClientIdentity identity, ClusterSecret secret) {
     this.server = server;
-    this.identity = identity;
-    this.secret = secret;
+    this.handshake = new ClientHandshake(identity, secret, "the tracker", server);
   }
 
   /** Asks for the server's statistics; call on the event loop. */
@@ -75,14 +69,13 @@ final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
     ByteBuffer body = frame.payload.nioBuffer();
     switch (frame.opcode) {
       case CHALLENGE:
-        hello(Challenge.decode(body, server));
+        Hello hello = handshake.answer(Challenge.decode(body, server), new byte[0]);
+        ctx.writeAndFlush(
+            Responses.frame(
+                ctx.alloc(), Opcode.HELLO, 0, 0, Unpooled.wrappedBuffer(hello.encode())));
         break;
       case HELLO_OK:
-        byte[] proof = HelloOk.decode(body, server).proof;
-        if (secret != null && !secret.verify(proof, "server", serverNonce, clientNonce)) {
-          throw new WireException(
-              ErrorCode.AUTH_FAILED, server, "the server's proof of the cluster secret is wrong");
-        }
+        handshake.check(HelloOk.decode(body, server));
         ready = true;
         if (pending != null) {
           send();
@@ -99,23 +92,6 @@ final class PollConnection extends SimpleChannelInboundHandler<InboundFrame> {
       default:
         throw new WireException(ErrorCode.OUT_OF_ORDER, server, "unexpected " + frame.opcode);
     }
-  }
-
-  private void hello(Challenge challenge) throws WireException {
-    if (challenge.secretRequired != (secret != null)) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server,
-          challenge.secretRequired
-              ? "the server requires the cluster secret; configure sponge.auth.secret.file"
-              : "the tracker has a cluster secret but the server does not ask for one");
-    }
-    serverNonce = challenge.nonce;
-    clientNonce = new byte[32];
-    RANDOM.nextBytes(clientNonce);
-    Hello hello = identity.hello(secret, serverNonce, clientNonce, new byte[0]);
-    ctx.writeAndFlush(
-        Responses.frame(ctx.alloc(), Opcode.HELLO, 0, 0, Unpooled.wrappedBuffer(hello.encode())));
   }
 
   @Override

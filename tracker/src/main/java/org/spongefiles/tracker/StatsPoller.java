@@ -24,7 +24,7 @@ import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.ServerStats;
-import org.spongefiles.core.wire.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.FrameDecoder;
 
 /**
  * One poll round of the leader: one STATS request to every registered server over kept-open

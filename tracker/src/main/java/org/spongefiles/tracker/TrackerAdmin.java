@@ -2,9 +2,9 @@ package org.spongefiles.tracker;
 
 import org.apache.hadoop.net.NetworkTopology;
 import org.spongefiles.core.cluster.ClusterOptions;
-import org.spongefiles.core.daemon.DaemonAdmin;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.daemon.DaemonAdmin;
 
 /**
  * Asks a running tracker for a rack's free list: the health check of {@code bin/sponge-tracker

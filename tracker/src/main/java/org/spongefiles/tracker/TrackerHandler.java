@@ -1,11 +1,6 @@
 package org.spongefiles.tracker;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.DecoderException;
-import java.io.IOException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -16,17 +11,18 @@ import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.FrameDecoder;
-import org.spongefiles.core.wire.netty.Handshake;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.Handshake;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.RequestHandler;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * One task's connection to a tracker: the same challenge and authentication as a sponge server,
  * then FREE_LIST requests. A tracker that is not the leader answers NOT_LEADER with the leader's
  * address; protocol faults close the connection.
  */
-final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
+final class TrackerHandler extends RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerHandler.class);
 
   private final MemoryTracker tracker;
@@ -39,6 +35,7 @@ final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
 
   TrackerHandler(
       MemoryTracker tracker, ClusterSecret secret, TrackerMetrics metrics, long handshakeMillis) {
+    super(LOG);
     this.tracker = tracker;
     this.handshake = new Handshake(secret);
     this.metrics = metrics;
@@ -72,10 +69,7 @@ final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
     try {
-      if ((frame.flags & Frame.FLAG_RESPONSE) != 0) {
-        throw new WireException(
-            ErrorCode.OUT_OF_ORDER, peer, "a client sent a response frame (" + frame.opcode + ")");
-      }
+      requireRequest(frame);
       if (!authenticated) {
         handshake.welcome(ctx, frame.requestId, handshake.accept(ctx, frame, peer), new byte[0]);
         authenticated = true;
@@ -100,27 +94,8 @@ final class TrackerHandler extends SimpleChannelInboundHandler<InboundFrame> {
     }
   }
 
-  private void fail(ChannelHandlerContext ctx, long requestId, WireException e) {
-    ByteBuf error = Responses.error(ctx, requestId, e.code(), e.reason());
-    if (e.code().closesConnection()) {
-      LOG.warn("Closing connection from {}: {}", peer, e.getMessage());
-      ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
-    } else {
-      ctx.writeAndFlush(error);
-    }
-  }
-
   @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    Throwable reason =
-        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-    if (reason instanceof WireException) {
-      fail(ctx, 0, (WireException) reason);
-    } else if (reason instanceof IOException) {
-      ctx.close();
-    } else {
-      LOG.warn("Closing connection from {} after an unexpected error", peer, reason);
-      ctx.close();
-    }
+  protected String peer() {
+    return peer;
   }
 }

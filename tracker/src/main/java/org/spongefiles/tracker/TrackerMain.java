@@ -2,7 +2,7 @@ package org.spongefiles.tracker;
 
 import java.io.PrintStream;
 import java.util.List;
-import org.spongefiles.core.daemon.DaemonLauncher;
+import org.spongefiles.daemon.DaemonLauncher;
 
 /**
  * Runs a memory tracker until the process is told to stop (SIGTERM leaves the election first).

@@ -9,7 +9,7 @@ import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.DaemonStarts;
+import org.spongefiles.daemon.testing.DaemonStarts;
 
 /** A carelessly configured tracker does not start and says why in one line naming the key. */
 class TrackerStartupErrorsTest {

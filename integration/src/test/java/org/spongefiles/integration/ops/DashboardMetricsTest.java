@@ -22,12 +22,12 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
@@ -122,7 +122,7 @@ class DashboardMetricsTest {
             null,
             Duration.ofSeconds(5),
             Duration.ofSeconds(5))) {
-      List<PoolChunk> chunks = connection.allocate(2);
+      List<ChunkHandle> chunks = connection.allocate(2);
       connection.write(chunks.get(0), 0, ByteBuffer.wrap(new byte[4096]));
       ByteBuffer back = ByteBuffer.allocate(4096);
       connection.read(chunks.get(0), 0, back);

@@ -27,12 +27,12 @@ import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.server.report.RackStatus;
 import org.spongefiles.server.report.SpongeStatus;
@@ -139,7 +139,7 @@ class SpongeStatusTest {
     SpongeServer b = servers.get(1);
     try (RemoteConnection big = task(a, TASK);
         RemoteConnection small = task(a, "attempt_1700000000000_0042_r_000004_0")) {
-      List<PoolChunk> held = big.allocate(5);
+      List<ChunkHandle> held = big.allocate(5);
       small.allocate(2);
       assertThat(held).hasSize(5);
 

@@ -3,11 +3,10 @@ package org.spongefiles.core.remote;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.wire.Challenge;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -28,8 +27,6 @@ import org.spongefiles.core.wire.WireException;
  * unknown state the connection is {@linkplain #isBroken() broken} and must be closed.
  */
 public final class RemoteConnection implements Closeable {
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private final ServerAddress server;
   private final TimedChannel channel;
   private final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER_SIZE);
@@ -96,51 +93,32 @@ public final class RemoteConnection implements Closeable {
           ErrorCode.OUT_OF_ORDER, server.toString(), "expected CHALLENGE, got " + first.opcode());
     }
     Challenge challenge = Challenge.decode(first.payload(), server.toString());
-    if (challenge.secretRequired && secret == null) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server.toString(),
-          "the server requires the cluster secret; configure sponge.auth.secret.file");
-    }
-    if (!challenge.secretRequired && secret != null) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server.toString(),
-          "this task has a cluster secret but the server does not ask for one; refusing to lend"
-              + " data to a server outside the secured cluster");
-    }
-    byte[] clientNonce = new byte[32];
-    RANDOM.nextBytes(clientNonce);
-    Hello hello = identity.hello(secret, challenge.nonce, clientNonce, presented);
+    ClientHandshake handshake =
+        new ClientHandshake(identity, secret, "this task", server.toString());
+    Hello hello = handshake.answer(challenge, presented);
     Frame reply = call(Opcode.HELLO, Opcode.HELLO_OK, Frame.MAX_CONTROL_PAYLOAD, hello.encode());
-    HelloOk welcome = HelloOk.decode(reply.payload(), server.toString());
-    if (secret != null && !secret.verify(welcome.proof, "server", challenge.nonce, clientNonce)) {
-      throw new WireException(
-          ErrorCode.AUTH_FAILED,
-          server.toString(),
-          "the server's proof of the cluster secret is wrong");
-    }
+    HelloOk welcome = handshake.check(HelloOk.decode(reply.payload(), server.toString()));
     this.chunkSize = challenge.chunkSize;
     this.serverNode = challenge.node;
     this.ticket = welcome.ticket;
   }
 
   /** Allocates up to {@code count} chunks; fewer when the server has fewer free. */
-  public List<PoolChunk> allocate(int count) throws IOException {
+  public List<ChunkHandle> allocate(int count) throws IOException {
     ByteBuffer body = ByteBuffer.allocate(4).putInt(count).flip();
     Frame reply = call(Opcode.ALLOCATE, Opcode.ALLOCATED, Frame.MAX_CONTROL_PAYLOAD, body);
     return ChunkHandles.decode(reply.payload(), server.toString());
   }
 
   /** Writes {@code data} (position to limit) into {@code chunk} at {@code offset}. */
-  public void write(PoolChunk chunk, int offset, ByteBuffer data) throws IOException {
+  public void write(ChunkHandle chunk, int offset, ByteBuffer data) throws IOException {
     ByteBuffer head = ByteBuffer.allocate(ChunkRange.WRITE_HEAD);
     new ChunkRange(chunk, offset, data.remaining()).putWriteHead(head);
     call(Opcode.WRITE, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD, head.flip(), data);
   }
 
   /** Reads {@code dst.remaining()} bytes of {@code chunk} at {@code offset} into {@code dst}. */
-  public void read(PoolChunk chunk, int offset, ByteBuffer dst) throws IOException {
+  public void read(ChunkHandle chunk, int offset, ByteBuffer dst) throws IOException {
     int length = dst.remaining();
     exchange(
         () -> {
@@ -158,7 +136,7 @@ public final class RemoteConnection implements Closeable {
   }
 
   /** Frees chunks; returns how many the server freed. */
-  public int free(List<PoolChunk> chunks) throws IOException {
+  public int free(List<ChunkHandle> chunks) throws IOException {
     Frame reply = call(Opcode.FREE, Opcode.FREED, 4, ChunkHandles.encode(chunks));
     return reply.payload().getInt();
   }

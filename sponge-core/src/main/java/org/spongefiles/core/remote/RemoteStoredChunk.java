@@ -3,17 +3,17 @@ package org.spongefiles.core.remote;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.tier.FileKey;
 import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.ChunkHandle;
 
 /** A chunk lent by a sponge server: the server, the chunk handle and, if encrypted, its seal. */
 final class RemoteStoredChunk implements StoredChunk {
   private final RemoteTier tier;
   private final FileKey file;
   private final ServerAddress server;
-  private final PoolChunk handle;
+  private final ChunkHandle handle;
   private final int length;
   private final byte[] nonce;
   private final byte[] tag;
@@ -22,7 +22,7 @@ final class RemoteStoredChunk implements StoredChunk {
       RemoteTier tier,
       FileKey file,
       ServerAddress server,
-      PoolChunk handle,
+      ChunkHandle handle,
       int length,
       byte[] nonce,
       byte[] tag) {
@@ -39,7 +39,7 @@ final class RemoteStoredChunk implements StoredChunk {
     return server;
   }
 
-  PoolChunk handle() {
+  ChunkHandle handle() {
     return handle;
   }
 
@@ -80,9 +80,9 @@ final class RemoteStoredChunk implements StoredChunk {
   @Override
   public String describe() {
     return "remote chunk "
-        + handle.index()
+        + handle.index
         + " (generation "
-        + handle.generation()
+        + handle.generation
         + ") on server "
         + server
         + (nonce == null ? "" : ", encrypted");

@@ -13,11 +13,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.tier.FileKey;
 import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.Tier;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
 
@@ -37,7 +37,7 @@ public final class RemoteTier implements Tier {
   private final RemoteSettings settings;
   private final ChunkCipher cipher;
   private final LinkedHashSet<ServerAddress> used = new LinkedHashSet<>();
-  private final Map<ServerAddress, Deque<PoolChunk>> reserved = new HashMap<>();
+  private final Map<ServerAddress, Deque<ChunkHandle>> reserved = new HashMap<>();
   private final Map<ServerAddress, Long> avoidUntil = new ConcurrentHashMap<>();
   private final Map<ServerAddress, Long> failedUntil = new ConcurrentHashMap<>();
   private final Map<ServerAddress, String> lastProblem = new ConcurrentHashMap<>();
@@ -73,7 +73,7 @@ public final class RemoteTier implements Tier {
               "its chunks hold " + connection.chunkSize() + " bytes, not " + length);
           continue;
         }
-        PoolChunk handle = reservation(server, connection);
+        ChunkHandle handle = reservation(server, connection);
         connection.write(handle, 0, payload.duplicate());
         synchronized (this) {
           used.add(server);
@@ -131,15 +131,15 @@ public final class RemoteTier implements Tier {
     return order;
   }
 
-  private PoolChunk reservation(ServerAddress server, RemoteConnection connection)
+  private ChunkHandle reservation(ServerAddress server, RemoteConnection connection)
       throws IOException {
     synchronized (this) {
-      Deque<PoolChunk> handles = reserved.get(server);
+      Deque<ChunkHandle> handles = reserved.get(server);
       if (handles != null && !handles.isEmpty()) {
         return handles.pollFirst();
       }
     }
-    List<PoolChunk> batch = connection.allocate(settings.allocateBatch);
+    List<ChunkHandle> batch = connection.allocate(settings.allocateBatch);
     if (batch.isEmpty()) {
       throw new IOException("server " + server + " allocated no chunk");
     }
@@ -200,7 +200,8 @@ public final class RemoteTier implements Tier {
    * restarted: its pool, and so the chunk, outlived it), so a read that fails on the connection,
    * rather than with an answer of the server, is tried once more on a new one.
    */
-  void read(ServerAddress server, PoolChunk handle, int offset, ByteBuffer dst) throws IOException {
+  void read(ServerAddress server, ChunkHandle handle, int offset, ByteBuffer dst)
+      throws IOException {
     int start = dst.position();
     try {
       readOnce(server, handle, offset, dst);
@@ -219,7 +220,7 @@ public final class RemoteTier implements Tier {
     return code == ErrorCode.CONNECTION || code == ErrorCode.SHUTTING_DOWN;
   }
 
-  private void readOnce(ServerAddress server, PoolChunk handle, int offset, ByteBuffer dst)
+  private void readOnce(ServerAddress server, ChunkHandle handle, int offset, ByteBuffer dst)
       throws IOException {
     RemoteConnection connection = connections.borrow(server);
     try {
@@ -238,7 +239,7 @@ public final class RemoteTier implements Tier {
     if (cipher != null) {
       cipher.forget(file);
     }
-    Map<ServerAddress, List<PoolChunk>> byServer = new LinkedHashMap<>();
+    Map<ServerAddress, List<ChunkHandle>> byServer = new LinkedHashMap<>();
     for (StoredChunk chunk : chunks) {
       RemoteStoredChunk remote = (RemoteStoredChunk) chunk;
       byServer.computeIfAbsent(remote.server(), s -> new ArrayList<>()).add(remote.handle());
@@ -246,7 +247,7 @@ public final class RemoteTier implements Tier {
     byServer.forEach(this::free);
   }
 
-  private void free(ServerAddress server, List<PoolChunk> handles) {
+  private void free(ServerAddress server, List<ChunkHandle> handles) {
     if (handles.isEmpty()) {
       return;
     }
@@ -294,7 +295,7 @@ public final class RemoteTier implements Tier {
   /** Frees chunks reserved but not used, and closes the connections and the source. */
   @Override
   public void close() {
-    Map<ServerAddress, Deque<PoolChunk>> leftovers;
+    Map<ServerAddress, Deque<ChunkHandle>> leftovers;
     synchronized (this) {
       leftovers = new HashMap<>(reserved);
       reserved.clear();

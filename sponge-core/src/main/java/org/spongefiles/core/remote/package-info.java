@@ -3,8 +3,8 @@
  * connections, their handshake and the servers to try.
  *
  * <p>Owns: the client side of the protocol. Takes {@link
- * org.spongefiles.core.remote.RemoteSettings}, never a configuration. May import {@code tier},
- * {@code wire} and {@code pool}; must not import the root package, {@code cluster} or {@code
- * stats}.
+ * org.spongefiles.core.remote.RemoteSettings}, never a configuration. May import {@code tier} and
+ * {@code wire} (chunks are named by {@link org.spongefiles.core.wire.ChunkHandle}); must not import
+ * the root package, {@code pool}, {@code cluster} or {@code stats}.
  */
 package org.spongefiles.core.remote;

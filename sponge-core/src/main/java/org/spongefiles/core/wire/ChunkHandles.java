@@ -3,27 +3,25 @@ package org.spongefiles.core.wire;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.spongefiles.core.pool.PoolChunk;
 
 /** ALLOCATED and FREE bodies: {@code i32 n, n x (i32 index, i64 generation)}. */
 public final class ChunkHandles {
   private ChunkHandles() {}
 
-  public static ByteBuffer encode(List<PoolChunk> chunks) {
-    ByteBuffer out = ByteBuffer.allocate(4 + 12 * chunks.size());
+  public static ByteBuffer encode(List<ChunkHandle> chunks) {
+    ByteBuffer out = ByteBuffer.allocate(4 + ChunkHandle.BYTES * chunks.size());
     out.putInt(chunks.size());
-    for (PoolChunk chunk : chunks) {
-      out.putInt(chunk.index());
-      out.putLong(chunk.generation());
+    for (ChunkHandle chunk : chunks) {
+      chunk.put(out);
     }
     return out.flip();
   }
 
-  public static List<PoolChunk> decode(ByteBuffer in, String peer) throws WireException {
-    int count = Codec.getCount(in, 12, peer, "chunk");
-    List<PoolChunk> chunks = new ArrayList<>(count);
+  public static List<ChunkHandle> decode(ByteBuffer in, String peer) throws WireException {
+    int count = Codec.getCount(in, ChunkHandle.BYTES, peer, "chunk");
+    List<ChunkHandle> chunks = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      chunks.add(new PoolChunk(in.getInt(), in.getLong()));
+      chunks.add(ChunkHandle.get(in, peer));
     }
     Codec.requireEnd(in, peer, "chunk list");
     return chunks;

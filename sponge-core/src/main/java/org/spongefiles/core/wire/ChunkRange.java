@@ -1,7 +1,6 @@
 package org.spongefiles.core.wire;
 
 import java.nio.ByteBuffer;
-import org.spongefiles.core.pool.PoolChunk;
 
 /**
  * The head of WRITE and READ bodies: {@code i32 index, i64 generation, i32 offset} and, for READ,
@@ -11,19 +10,18 @@ public final class ChunkRange {
   public static final int WRITE_HEAD = 16;
   public static final int READ_BODY = 20;
 
-  public final PoolChunk chunk;
+  public final ChunkHandle chunk;
   public final int offset;
   public final int length;
 
-  public ChunkRange(PoolChunk chunk, int offset, int length) {
+  public ChunkRange(ChunkHandle chunk, int offset, int length) {
     this.chunk = chunk;
     this.offset = offset;
     this.length = length;
   }
 
   public void putWriteHead(ByteBuffer out) {
-    out.putInt(chunk.index());
-    out.putLong(chunk.generation());
+    chunk.put(out);
     out.putInt(offset);
   }
 
@@ -36,15 +34,13 @@ public final class ChunkRange {
 
   /** Decodes a WRITE head; the data length is what is left of the payload. */
   public static ChunkRange decodeWrite(ByteBuffer in, String peer) throws WireException {
-    PoolChunk chunk =
-        new PoolChunk(Codec.getInt(in, peer, "index"), Codec.getLong(in, peer, "generation"));
+    ChunkHandle chunk = ChunkHandle.get(in, peer);
     int offset = Codec.getInt(in, peer, "offset");
     return new ChunkRange(chunk, offset, in.remaining());
   }
 
   public static ChunkRange decodeRead(ByteBuffer in, String peer) throws WireException {
-    PoolChunk chunk =
-        new PoolChunk(Codec.getInt(in, peer, "index"), Codec.getLong(in, peer, "generation"));
+    ChunkHandle chunk = ChunkHandle.get(in, peer);
     int offset = Codec.getInt(in, peer, "offset");
     int length = Codec.getInt(in, peer, "length");
     Codec.requireEnd(in, peer, "READ");

@@ -11,7 +11,7 @@ import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.config.DaemonArguments;
+import org.spongefiles.daemon.DaemonArguments;
 
 /**
  * {@code bin/sponge status} (or {@code report}): the rack's memory tracker leader, every registered

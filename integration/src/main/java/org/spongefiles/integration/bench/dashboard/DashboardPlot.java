@@ -22,11 +22,11 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
@@ -177,7 +177,7 @@ public final class DashboardPlot {
                   Duration.ofSeconds(5),
                   Duration.ofSeconds(5))) {
             while (running.get()) {
-              List<PoolChunk> held = new ArrayList<>();
+              List<ChunkHandle> held = new ArrayList<>();
               try {
                 for (int c = 0; c < chunks; c++) {
                   held.addAll(connection.allocate(1));
@@ -187,7 +187,7 @@ public final class DashboardPlot {
                   throw e;
                 }
               }
-              for (PoolChunk chunk : held) {
+              for (ChunkHandle chunk : held) {
                 for (int offset = 0; offset < CHUNK; offset += WRITE) {
                   data.clear();
                   connection.write(chunk, offset, data);

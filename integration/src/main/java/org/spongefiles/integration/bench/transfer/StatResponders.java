@@ -17,10 +17,10 @@ import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.FrameDecoder;
-import org.spongefiles.core.wire.netty.Handshake;
-import org.spongefiles.core.wire.netty.InboundFrame;
-import org.spongefiles.core.wire.netty.Responses;
+import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.Handshake;
+import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.Responses;
 
 /**
  * Many simulated sponge servers in one process for the tracker benchmark: each listens on its own

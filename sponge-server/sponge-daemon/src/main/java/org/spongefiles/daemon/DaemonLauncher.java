@@ -1,4 +1,4 @@
-package org.spongefiles.core.daemon;
+package org.spongefiles.daemon;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.config.DaemonArguments;
 
 /**
  * Runs a daemon from its {@code main}: reads {@code --conf sponge-site.xml [-Dkey=value ...]},

@@ -1,11 +1,10 @@
-package org.spongefiles.core.daemon;
+package org.spongefiles.daemon;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeSettings;
-import org.spongefiles.core.config.DaemonArguments;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;

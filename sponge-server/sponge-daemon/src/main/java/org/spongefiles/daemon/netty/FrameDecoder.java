@@ -1,4 +1,4 @@
-package org.spongefiles.core.wire.netty;
+package org.spongefiles.daemon.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,4 +1,4 @@
-package org.spongefiles.core.wire.netty;
+package org.spongefiles.daemon.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package org.spongefiles.core.testing;
+package org.spongefiles.daemon.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.daemon.RunningDaemon;
+import org.spongefiles.daemon.RunningDaemon;
 
 /** Starts a daemon's entry in-process, as its script would, for tests of what it refuses. */
 public final class DaemonStarts {

@@ -1,4 +1,4 @@
-package org.spongefiles.core.config;
+package org.spongefiles.daemon;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

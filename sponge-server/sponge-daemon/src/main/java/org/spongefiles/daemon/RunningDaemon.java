@@ -1,4 +1,4 @@
-package org.spongefiles.core.daemon;
+package org.spongefiles.daemon;
 
 import java.io.Closeable;
 import java.net.InetSocketAddress;
