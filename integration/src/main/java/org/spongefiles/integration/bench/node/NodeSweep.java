@@ -224,7 +224,7 @@ public final class NodeSweep {
         + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");
   }
 
-  private static List<String> list(String key, String fallback) {
+  static List<String> list(String key, String fallback) {
     List<String> values = new ArrayList<>();
     for (String value : System.getProperty(key, fallback).split(",")) {
       values.add(value.trim().toLowerCase(Locale.ROOT));
