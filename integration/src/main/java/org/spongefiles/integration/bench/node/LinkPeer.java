@@ -9,8 +9,8 @@ import java.nio.channels.SocketChannel;
 /**
  * The raw-socket baseline of the remote-tier rows: a bare TCP peer on another emulated node. Per
  * request a 9-byte header (op, length as a long): {@code W} reads and drops that many bytes and
- * answers one byte; {@code R} sends that many bytes. One stream each way, no framing, checksums
- * or pool: what the shaped link alone delivers.
+ * answers one byte; {@code R} sends that many bytes. One stream each way, no framing, checksums or
+ * pool: what the shaped link alone delivers.
  *
  * <pre>
  * java ... LinkPeer &lt;port&gt;   (prints READY &lt;port&gt;)

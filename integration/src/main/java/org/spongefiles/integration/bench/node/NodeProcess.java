@@ -20,6 +20,7 @@ final class NodeProcess implements Closeable {
   private static final long STOP_SECONDS = 15;
 
   final String name;
+
   /** The lines printed before {@code READY}, then the {@code READY} line itself. */
   final List<String> lines;
 
@@ -46,7 +47,9 @@ final class NodeProcess implements Closeable {
   /** Starts {@code command} and waits for its {@code READY} line; it fails naming {@code log}. */
   static NodeProcess start(String name, List<String> command, Path log) throws IOException {
     Process process =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        new ProcessBuilder(command)
+            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
     NodeProcess started = new NodeProcess(name, process, new ArrayList<>());
     try {
       BufferedReader out =

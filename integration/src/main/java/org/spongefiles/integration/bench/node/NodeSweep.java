@@ -19,8 +19,9 @@ import org.spongefiles.integration.bench.median.MedianMeasure;
  * bench.node.runs} times per cell; one {@code BENCH median-<disk>-<load>-<memory>} line per cell
  * with the median ratio ours/stock of the reduce phase and its min-max, a markdown table and one
  * PNG per disk class in {@code bench.node.out}. The data is scaled down (bench.median.* defaults
- * below) so the sweep runs in minutes. Without root it runs the nvme row in a plain directory and
- * says in one line per missing piece why the rest did not run.
+ * below) so the sweep runs in minutes. Then {@link RemoteTierBench}'s rows: the remote tier over
+ * shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}). Without root it runs the nvme row in a
+ * plain directory and says in one line per missing piece why the rest did not run.
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -117,6 +118,12 @@ public final class NodeSweep {
       }
     }
     report(bench);
+    if (support.has(EmulatorSupport.Piece.RACK_NETWORK)) {
+      StaleResources.clean().forEach(line -> BenchReport.info("removed stale %s", line));
+      new RemoteTierBench().run();
+    } else {
+      BenchReport.info("NOT RUN: the remote-tier rows (no rack network on this host)");
+    }
     return bench.mismatch();
   }
 
@@ -227,7 +234,9 @@ public final class NodeSweep {
   static List<String> list(String key, String fallback) {
     List<String> values = new ArrayList<>();
     for (String value : System.getProperty(key, fallback).split(",")) {
-      values.add(value.trim().toLowerCase(Locale.ROOT));
+      if (!value.isBlank()) {
+        values.add(value.trim().toLowerCase(Locale.ROOT));
+      }
     }
     return values;
   }

@@ -32,6 +32,7 @@ public final class RackServices implements Closeable {
   private static final long READY_MILLIS = 60_000;
 
   private final RackNetwork network;
+
   /** The run directory: ZooKeeper's data, the logs, the pools' mount points. */
   public final Path dir;
 
@@ -105,7 +106,12 @@ public final class RackServices implements Closeable {
       Files.createDirectories(pool);
       pools.add(pool);
       HostCommand.run(
-          "mount", "-t", "tmpfs", "-o", "size=" + (poolBytes + (16L << 20)), "tmpfs",
+          "mount",
+          "-t",
+          "tmpfs",
+          "-o",
+          "size=" + (poolBytes + (16L << 20)),
+          "tmpfs",
           pool.toString());
       mounted.add(pool);
       List<String> command =
@@ -186,7 +192,10 @@ public final class RackServices implements Closeable {
         HostCommand.attempt(
             network.inSwitch(
                 List.of(
-                    "curl", "-s", "--max-time", "5",
+                    "curl",
+                    "-s",
+                    "--max-time",
+                    "5",
                     "http://127.0.0.1:" + TRACKER_METRICS_PORT + "/metrics")));
     Matcher up = UP.matcher(metrics.output);
     return metrics.ok() && up.find() ? (int) Double.parseDouble(up.group(1)) : -1;
@@ -266,7 +275,8 @@ public final class RackServices implements Closeable {
       HostCommand.Outcome outcome = HostCommand.attempt("umount", pool.toString());
       if (!outcome.ok() && failure == null) {
         failure =
-            new IOException(String.format(Locale.ROOT, "umount %s: %s", pool, outcome.output.trim()));
+            new IOException(
+                String.format(Locale.ROOT, "umount %s: %s", pool, outcome.output.trim()));
       }
     }
     if (failure == null) {

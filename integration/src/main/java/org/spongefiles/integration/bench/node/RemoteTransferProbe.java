@@ -18,9 +18,9 @@ import org.spongefiles.core.tier.TierKind;
 /**
  * A task on an emulated node moving one SpongeFile of {@code <mib>} MiB to the remote tier and
  * reading it back (prefetch as configured, on by default), every byte verified, {@code <runs>}
- * times; before each, the same bytes one stream each way over a raw socket to a {@link LinkPeer}
- * on the same shaped link ({@code -} for none). Runs inside a node namespace; prints one {@code
- * RUN} line per run (seconds) and a {@code RESULT} line with the task's tier counters.
+ * times; before each, the same bytes one stream each way over a raw socket to a {@link LinkPeer} on
+ * the same shaped link ({@code -} for none). Runs inside a node namespace; prints one {@code RUN}
+ * line per run (seconds) and a {@code RESULT} line with the task's tier counters.
  *
  * <pre>
  * java ... RemoteTransferProbe &lt;mib&gt; &lt;runs&gt; &lt;peer host:port | -&gt; [sponge.key=value ...]
@@ -112,8 +112,14 @@ public final class RemoteTransferProbe {
     file.delete();
     if (read != (long) mib * MIB || crc.getValue() != expected) {
       throw new IOException(
-          "read back " + read + " bytes with CRC32C " + crc.getValue() + ", wrote " + mib
-              + " MiB with " + expected);
+          "read back "
+              + read
+              + " bytes with CRC32C "
+              + crc.getValue()
+              + ", wrote "
+              + mib
+              + " MiB with "
+              + expected);
     }
     return new double[] {(t1 - t0) / 1e9, (t2 - t1) / 1e9};
   }
@@ -122,7 +128,8 @@ public final class RemoteTransferProbe {
   private double[] raw(String peer) throws IOException {
     int colon = peer.lastIndexOf(':');
     InetSocketAddress address =
-        new InetSocketAddress(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)));
+        new InetSocketAddress(
+            peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)));
     long bytes = (long) mib * MIB;
     try (SocketChannel channel = SocketChannel.open(address)) {
       ByteBuffer header = ByteBuffer.allocateDirect(9);

@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 /**
  * Removes what an earlier emulator run left when it was killed before its {@link Teardown} could
  * run (SIGKILL, a lost machine session): the processes in its network namespaces and the
- * namespaces, memory cgroups, mounts (the nodes' tmpfs pools included), loop devices
- * with their throttle rules and images, found by their {@code spongebench-<pid>-} names whose
- * process is gone. A live run's resources are never touched.
+ * namespaces, memory cgroups, mounts (the nodes' tmpfs pools included), loop devices with their
+ * throttle rules and images, found by their {@code spongebench-<pid>-} names whose process is gone.
+ * A live run's resources are never touched.
  */
 public final class StaleResources {
   private static final Pattern NAME = Pattern.compile("spongebench-(\\d+)-");

@@ -20,7 +20,8 @@ public final class SwitchServicesMain {
 
   public static void main(String[] args) throws IOException, InterruptedException {
     if (args.length < 2) {
-      System.err.println("usage: SwitchServicesMain <zookeeper port> <zookeeper dir> [-Dkey=value ...]");
+      System.err.println(
+          "usage: SwitchServicesMain <zookeeper port> <zookeeper dir> [-Dkey=value ...]");
       System.exit(2);
     }
     TestingServer zookeeper;
