@@ -25,7 +25,8 @@ import org.spongefiles.integration.bench.BenchReport;
  *
  * <p>Properties: {@code bench.remote.links} (1g,10g; empty: none), {@code bench.remote.mib} (256),
  * {@code bench.remote.runs} (3), {@code bench.node.dir} (java.io.tmpdir, where the pools' mount
- * points and logs go), {@code bench.node.out} (../docs/results/node-sweep).
+ * points and logs go), {@code bench.node.out} (../docs/results/node-sweep); any {@code sponge.*}
+ * property is passed to the task (e.g. {@code -Dsponge.io.threads=4}).
  */
 public final class RemoteTierBench {
   static final int LINK_PEER_PORT = 7075;
@@ -125,6 +126,14 @@ public final class RemoteTierBench {
                   "sponge.rack=" + services.rackName(),
                   "sponge.server.address=" + services.serverEndpoint(1),
                   "sponge.remote.servers=" + services.serverEndpoint(2)));
+      System.getProperties()
+          .stringPropertyNames()
+          .forEach(
+              key -> {
+                if (key.startsWith("sponge.")) {
+                  args.add(key + "=" + System.getProperty(key));
+                }
+              });
       List<String> lines =
           probe(
               rack.inNode(
