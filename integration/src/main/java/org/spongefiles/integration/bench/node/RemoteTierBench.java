@@ -24,7 +24,7 @@ import org.spongefiles.integration.bench.BenchReport;
  * remote-tier.md} in {@code bench.node.out}. {@link NodeSweep} runs it too.
  *
  * <p>Properties: {@code bench.remote.links} (1g,10g; empty: none), {@code bench.remote.mib} (256),
- * {@code bench.remote.runs} (3), {@code bench.node.dir} (java.io.tmpdir, where the pools' mount
+ * {@code bench.remote.runs} (3) after {@code bench.remote.warmup} (1), {@code bench.node.dir} (java.io.tmpdir, where the pools' mount
  * points and logs go), {@code bench.node.out} (../docs/results/node-sweep); any {@code sponge.*}
  * property is passed to the task (e.g. {@code -Dsponge.io.threads=4}).
  */
@@ -35,6 +35,7 @@ public final class RemoteTierBench {
   private final List<String> links = NodeSweep.list("bench.remote.links", "1g,10g");
   private final int mib = Integer.getInteger("bench.remote.mib", 256);
   private final int runs = Integer.getInteger("bench.remote.runs", 3);
+  private final int warmup = Integer.getInteger("bench.remote.warmup", 1);
   private final Path dir =
       Path.of(System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir")));
   private final Path out =
@@ -85,11 +86,12 @@ public final class RemoteTierBench {
                 + " each node its own sponge server (the distribution's ServerMain) on a tmpfs pool."
                 + " A task on node 1 writes a %d MiB SpongeFile whose chunks all go to node 2's"
                 + " server, then reads it back with prefetch, every byte verified; before each of"
-                + " %d runs the same bytes are streamed one way, then the other, over a raw socket"
+                + " %d runs (after %d unreported) the same bytes are streamed one way, then the other, over a raw socket"
                 + " to a bare peer on node 2. Bandwidth in MB/s (10^6 bytes), median of the runs;"
                 + " ratio = ours / raw socket per run, median (min-max).",
             mib,
-            runs));
+            runs,
+            warmup));
     lines.add("");
     lines.add("| link | direction | line rate | raw socket | ours | ours / raw |");
     lines.add("|---|---|---|---|---|---|");
@@ -120,6 +122,7 @@ public final class RemoteTierBench {
           new ArrayList<>(
               List.of(
                   Integer.toString(mib),
+                  Integer.toString(warmup),
                   Integer.toString(runs),
                   rack.address(2) + ":" + LINK_PEER_PORT,
                   "sponge.node.id=" + services.nodeId(1),
@@ -164,15 +167,15 @@ public final class RemoteTierBench {
       }
     }
     long bytes = (long) mib << 20;
-    if (field("RESULT " + result, "remote_bytes") != runs * (double) bytes) {
+    if (field("RESULT " + result, "remote_bytes") != (warmup + runs) * (double) bytes) {
       throw new IllegalStateException(
           link + ": not every chunk went to node 2's server (" + result + ")");
     }
     double lineRate = bits / 8.0 / MB;
     row(link, "write", bytes, oursWrite, rawWrite, lineRate);
     row(link, "read", bytes, oursRead, rawRead, lineRate);
-    BenchReport.info("%s task counters over %d runs: %s", link, runs, result);
-    counters.add(link + ": the task's counters over " + runs + " runs: " + result);
+    BenchReport.info("%s task counters, warm-up included: %s", link, result);
+    counters.add(link + ": the task's counters, warm-up run included: " + result);
   }
 
   private void row(

@@ -17,13 +17,13 @@ import org.spongefiles.core.tier.TierKind;
 
 /**
  * A task on an emulated node moving one SpongeFile of {@code <mib>} MiB to the remote tier and
- * reading it back (prefetch as configured, on by default), every byte verified, {@code <runs>}
- * times; before each, the same bytes one stream each way over a raw socket to a {@link LinkPeer} on
+ * reading it back (prefetch as configured, on by default), every byte verified, {@code <warmup>}
+ * times unreported and then {@code <runs>} times; before each, the same bytes one stream each way over a raw socket to a {@link LinkPeer} on
  * the same shaped link ({@code -} for none). Runs inside a node namespace; prints one {@code RUN}
  * line per run (seconds) and a {@code RESULT} line with the task's tier counters.
  *
  * <pre>
- * java ... RemoteTransferProbe &lt;mib&gt; &lt;runs&gt; &lt;peer host:port | -&gt; [sponge.key=value ...]
+ * java ... RemoteTransferProbe &lt;mib&gt; &lt;warmup&gt; &lt;runs&gt; &lt;peer host:port | -&gt; [sponge.key=value ...]
  * </pre>
  */
 public final class RemoteTransferProbe {
@@ -40,20 +40,24 @@ public final class RemoteTransferProbe {
 
   public static void main(String[] args) throws Exception {
     int mib = Integer.parseInt(args[0]);
-    int runs = Integer.parseInt(args[1]);
-    String peer = args[2];
+    int warmup = Integer.parseInt(args[1]);
+    int runs = Integer.parseInt(args[2]);
+    String peer = args[3];
     Configuration conf = new Configuration(false);
     conf.set("sponge.tiers", "remote");
-    for (int i = 3; i < args.length; i++) {
+    for (int i = 4; i < args.length; i++) {
       int eq = args[i].indexOf('=');
       conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
     RemoteTransferProbe probe = new RemoteTransferProbe(mib);
     long expected = probe.expectedCrc();
     try (SpongeTask task = SpongeTask.open(conf, "attempt_remote_transfer_probe")) {
-      for (int run = 1; run <= runs; run++) {
+      for (int run = 1 - warmup; run <= runs; run++) {
         double[] raw = peer.equals("-") ? new double[] {0, 0} : probe.raw(peer);
         double[] ours = probe.ours(task, expected);
+        if (run < 1) {
+          continue;
+        }
         System.out.printf(
             Locale.ROOT,
             "RUN %d raw_write_s=%.4f raw_read_s=%.4f ours_write_s=%.4f ours_read_s=%.4f%n",
@@ -66,8 +70,9 @@ public final class RemoteTransferProbe {
       SpongeStats stats = task.stats();
       System.out.printf(
           Locale.ROOT,
-          "RESULT remote_chunks=%d remote_bytes=%d all_bytes=%d blocked_write_ms=%d"
+          "RESULT runs=%d remote_chunks=%d remote_bytes=%d all_bytes=%d blocked_write_ms=%d"
               + " blocked_read_ms=%d%n",
+          warmup + runs,
           stats.chunksWritten(TierKind.REMOTE),
           stats.bytesWritten(TierKind.REMOTE),
           stats.bytesWritten(),

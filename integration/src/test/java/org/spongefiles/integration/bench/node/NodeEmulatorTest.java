@@ -154,7 +154,7 @@ class NodeEmulatorTest {
       assertThat(services.serversUp()).isEqualTo(2);
       // A task on node 1 told only the tracker and its rack finds the rack's servers and spills
       // all 4 MiB (4 chunks) to them, read back and verified.
-      List<String> command = new ArrayList<>(List.of("4", "1", "-"));
+      List<String> command = new ArrayList<>(List.of("4", "0", "1", "-"));
       command.addAll(services.taskConf(1));
       List<String> lines =
           runChild(
@@ -164,7 +164,7 @@ class NodeEmulatorTest {
           .filteredOn(line -> line.startsWith("RESULT "))
           .singleElement()
           .asString()
-          .startsWith("RESULT remote_chunks=4 remote_bytes=4194304 all_bytes=4194304 ");
+          .startsWith("RESULT runs=1 remote_chunks=4 remote_bytes=4194304 all_bytes=4194304 ");
     }
     String left = HostCommand.run("ip", "netns", "list");
     for (String namespace : namespaces) {
