@@ -256,7 +256,9 @@ public final class MedianBench {
     }
     try {
       placement.prepare(conf);
-      return new MedianMeasure(MedianProcesses.run(jvm, args, log, placement));
+      List<String> placed = new ArrayList<>(args.subList(0, 4));
+      conf.forEach((key, value) -> placed.add(key + "=" + value));
+      return new MedianMeasure(MedianProcesses.run(jvm, placed, log, placement));
     } finally {
       deleteTree(work);
     }

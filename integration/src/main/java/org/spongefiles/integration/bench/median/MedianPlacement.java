@@ -35,6 +35,9 @@ public interface MedianPlacement {
   /** The command that starts the run's JVM, given the plain {@code java ...} command. */
   List<String> command(List<String> javaCommand);
 
-  /** Called with the run's configuration (sponge.* and Hadoop keys) before its JVM starts. */
+  /**
+   * Called with the run's configuration (sponge.* and Hadoop keys) before its JVM starts; the run
+   * gets the configuration as this leaves it (the node sweep's remote cell adds its rack's servers).
+   */
   void prepare(Map<String, String> conf) throws IOException;
 }

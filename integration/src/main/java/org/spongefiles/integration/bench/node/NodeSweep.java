@@ -7,10 +7,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.integration.bench.BenchReport;
 import org.spongefiles.integration.bench.median.MedianBench;
 import org.spongefiles.integration.bench.median.MedianMeasure;
+import org.spongefiles.integration.bench.median.MedianPlacement;
 
 /**
  * The median job on emulated nodes: {nvme, sata-ssd, hdd} x {quiet, contended (three {@link
@@ -19,8 +21,12 @@ import org.spongefiles.integration.bench.median.MedianMeasure;
  * bench.node.runs} times per cell; one {@code BENCH median-<disk>-<load>-<memory>} line per cell
  * with the median ratio ours/stock of the reduce phase and its min-max, a markdown table and one
  * PNG per disk class in {@code bench.node.out}. The data is scaled down (bench.median.* defaults
- * below) so the sweep runs in minutes. Without root it runs the nvme row in a plain directory and
- * says in one line per missing piece why the rest did not run.
+ * below) so the sweep runs in minutes. Then {@link RemoteTierBench}'s rows: the remote tier over
+ * shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}), and one remote cell: the reducer on a
+ * rack node, memory scarce and its pool small, spilling to another node's server over the 1 Gb/s
+ * link ({@code bench.node.remote.link} (1g; empty: none), {@code bench.node.remote.pool} (32m),
+ * {@code bench.node.remote.lender} (1g)). Without root it runs the nvme row in a
+ * plain directory and says in one line per missing piece why the rest did not run.
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -116,7 +122,18 @@ public final class NodeSweep {
         }
       }
     }
+    if (support.has(EmulatorSupport.Piece.RACK_NETWORK)) {
+      remoteCell(bench, disksHere, containersHere);
+    } else {
+      BenchReport.info("NOT RUN: the remote cell (no rack network on this host)");
+    }
     report(bench);
+    if (support.has(EmulatorSupport.Piece.RACK_NETWORK)) {
+      StaleResources.clean().forEach(line -> BenchReport.info("removed stale %s", line));
+      new RemoteTierBench().run();
+    } else {
+      BenchReport.info("NOT RUN: the remote-tier rows (no rack network on this host)");
+    }
     return bench.mismatch();
   }
 
@@ -138,7 +155,8 @@ public final class NodeSweep {
             continue;
           }
           NodeCell cell = new NodeCell(diskClass.label, load, memory);
-          measure(bench, cell, root, containers, neighbours);
+          measure(
+              bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
           ofDisk.add(cell);
         }
       }
@@ -151,20 +169,26 @@ public final class NodeSweep {
   }
 
   private void measure(
-      MedianBench bench, NodeCell cell, Path root, boolean containers, Neighbours neighbours)
+      MedianBench bench,
+      NodeCell cell,
+      Path root,
+      boolean containers,
+      Neighbours neighbours,
+      long limit,
+      Function<NodePlacement, MedianPlacement> place)
       throws Exception {
-    long limit = containerLimit(cell.memory);
     for (int run = 1; run <= runs; run++) {
       MemoryContainer container =
           containers ? MemoryContainer.create("median-" + cell.name() + "-" + run, limit) : null;
       try (NodePlacement placement = new NodePlacement(root.resolve("median"), container)) {
-        MedianMeasure[] pair = bench.pair(cell.name(), placement);
+        MedianMeasure[] pair = bench.pair(cell.name(), place.apply(placement));
         cell.add(pair[0].reduceSeconds(), pair[1].reduceSeconds());
         cell.stockDiskBytes = pair[0].number("reduceDiskBytes");
         cell.spilledBytes = pair[1].spilledBytes();
         cell.reduceInputBytes = pair[1].reduceInputBytes();
         BenchReport.info(
-            "%s run %d (container limit %s%s): stock %.1f s, ours %.1f s; container peak %s",
+            "%s run %d (container limit %s%s): stock %.1f s, ours %.1f s; container peak %s;"
+                + " ours spilled to pool %s, remote %s, disk %s",
             cell.name(),
             run,
             container != null ? ByteSize.format(limit) : "none",
@@ -173,10 +197,63 @@ public final class NodeSweep {
                 : "",
             pair[0].reduceSeconds(),
             pair[1].reduceSeconds(),
-            ByteSize.format(placement.maxUsage()));
+            ByteSize.format(placement.maxUsage()),
+            ByteSize.format(pair[1].sponge("POOL_BYTES_WRITTEN")),
+            ByteSize.format(pair[1].sponge("REMOTE_BYTES_WRITTEN")),
+            ByteSize.format(pair[1].sponge("DISK_BYTES_WRITTEN")));
       }
     }
     BenchReport.bench("median-" + cell.name(), NodeCell.median(cell.ratios), cell.details());
+  }
+
+  /**
+   * The remote cell: the first disk class, quiet, memory scarce, and ours' pool only {@code
+   * bench.node.remote.pool}, so the reducer spills past it to node 2's sponge server (a pool of
+   * {@code bench.node.remote.lender}) over a {@code bench.node.remote.link} rack link; both runs on
+   * node 1 of the rack.
+   */
+  private void remoteCell(MedianBench bench, boolean disksHere, boolean containers)
+      throws Exception {
+    String link = System.getProperty("bench.node.remote.link", "1g").trim();
+    if (link.isEmpty() || disks.isEmpty()) {
+      return;
+    }
+    DiskClass diskClass = DiskClass.of(disks.get(0));
+    if (!disksHere && diskClass != DiskClass.NVME) {
+      BenchReport.info("NOT RUN: the remote cell on %s (no disk classes)", diskClass.label);
+      return;
+    }
+    long pool = size("bench.node.remote.pool", "32m");
+    NodeCell cell =
+        new NodeCell(diskClass.label, "quiet", "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
+    Path plain = imageDir.resolve(Teardown.prefix() + "remote");
+    EmulatedDisk disk =
+        disksHere
+            ? EmulatedDisk.create(diskClass, diskClass.label + "-remote", 6L << 30, imageDir)
+            : null;
+    try (RackNetwork rack = RackNetwork.create(30, 2, RemoteTierBench.bitsPerSecond(link));
+        RackServices services =
+            RackServices.start(rack, size("bench.node.remote.lender", "1g"), imageDir)) {
+      Path root = disk != null ? disk.mount : Files.createDirectories(plain);
+      BenchReport.info(
+          "remote cell: both runs on node 1 of a %s rack; ours' pool %s, then node 2's server",
+          link, ByteSize.format(pool));
+      measure(
+          bench,
+          cell,
+          root,
+          containers,
+          null,
+          containerLimit("scarce"),
+          node -> new RackPlacement(node, rack, services, pool));
+      cells.add(cell);
+    } finally {
+      if (disk != null) {
+        disk.close();
+      } else {
+        StaleResources.deleteTree(plain);
+      }
+    }
   }
 
   private void report(MedianBench bench) throws IOException {
@@ -224,10 +301,12 @@ public final class NodeSweep {
         + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");
   }
 
-  private static List<String> list(String key, String fallback) {
+  static List<String> list(String key, String fallback) {
     List<String> values = new ArrayList<>();
     for (String value : System.getProperty(key, fallback).split(",")) {
-      values.add(value.trim().toLowerCase(Locale.ROOT));
+      if (!value.isBlank()) {
+        values.add(value.trim().toLowerCase(Locale.ROOT));
+      }
     }
     return values;
   }

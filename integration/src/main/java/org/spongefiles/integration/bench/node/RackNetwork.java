@@ -11,7 +11,9 @@ import java.util.Locale;
  * namespace whose {@code eth0} is one end of a veth pair whose other end is a bridge port. Both
  * directions of every link are shaped with htb to the link speed (node to switch on the node's
  * {@code eth0}, switch to node on the bridge port), so a node's traffic in and out is bounded as a
- * real NIC's would be. Node {@code n} (from 1) of rack {@code r} has {@code 10.233.<r>.<n>/24}.
+ * real NIC's would be. Node {@code n} (from 1) of rack {@code r} has {@code 10.233.<r>.<n>/24}; the
+ * bridge itself has {@code 10.233.<r>.254/24}, so the rack's services (ZooKeeper, the memory
+ * tracker) run in the switch namespace and reach every node through that node's shaped port.
  *
  * <p>Names: namespaces {@code spongebench-<pid>-rack<r>-switch} and {@code
  * spongebench-<pid>-rack<r>-node<n>}; interfaces live only inside them, so removing the namespaces
@@ -54,6 +56,8 @@ public final class RackNetwork implements Closeable {
     HostCommand.run("ip", "netns", "add", switchNs);
     HostCommand.run("ip", "-n", switchNs, "link", "add", "name", "br0", "type", "bridge");
     HostCommand.run("ip", "-n", switchNs, "link", "set", "br0", "up");
+    HostCommand.run("ip", "-n", switchNs, "addr", "add", switchAddress() + "/24", "dev", "br0");
+    HostCommand.run("ip", "-n", switchNs, "link", "set", "lo", "up");
     for (int n = 1; n <= nodeCount; n++) {
       String node = Teardown.prefix() + "rack" + rack + "-node" + n;
       HostCommand.run("ip", "netns", "add", node);
@@ -109,6 +113,18 @@ public final class RackNetwork implements Closeable {
   /** Node {@code n}'s address, {@code 10.233.<rack>.<n>}. */
   public String address(int n) {
     return String.format(Locale.ROOT, "10.233.%d.%d", rack, n);
+  }
+
+  /** The bridge's address in the switch namespace, {@code 10.233.<rack>.254}. */
+  public String switchAddress() {
+    return String.format(Locale.ROOT, "10.233.%d.254", rack);
+  }
+
+  /** {@code command} made to run inside the switch namespace (the rack's services). */
+  public List<String> inSwitch(List<String> command) {
+    List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec", switchNs));
+    wrapped.addAll(command);
+    return wrapped;
   }
 
   /** {@code command} made to run inside node {@code n}'s namespace. */

@@ -11,9 +11,10 @@ import java.util.stream.Stream;
 
 /**
  * Removes what an earlier emulator run left when it was killed before its {@link Teardown} could
- * run (SIGKILL, a lost machine session): network namespaces, memory cgroups, mounts, loop devices
- * with their throttle rules and images, found by their {@code spongebench-<pid>-} names whose
- * process is gone. A live run's resources are never touched.
+ * run (SIGKILL, a lost machine session): the processes in its network namespaces and the
+ * namespaces, memory cgroups, mounts (the nodes' tmpfs pools included), loop devices with their
+ * throttle rules and images, found by their {@code spongebench-<pid>-} names whose process is gone.
+ * A live run's resources are never touched.
  */
 public final class StaleResources {
   private static final Pattern NAME = Pattern.compile("spongebench-(\\d+)-");
@@ -26,6 +27,13 @@ public final class StaleResources {
     for (String line : HostCommand.attempt("ip", "netns", "list").output.split("\n")) {
       String name = line.trim().split("\\s+")[0];
       if (stale(name)) {
+        // A dead run's daemons (sponge servers, ZooKeeper, tracker) outlive it in its namespaces.
+        for (String pid : HostCommand.attempt("ip", "netns", "pids", name).output.split("\\s+")) {
+          if (!pid.isEmpty()) {
+            ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+            removed.add("process " + pid + " in " + name);
+          }
+        }
         HostCommand.run("ip", "netns", "del", name);
         removed.add("network namespace " + name);
       }

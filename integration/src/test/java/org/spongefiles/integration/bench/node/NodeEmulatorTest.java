@@ -126,6 +126,59 @@ class NodeEmulatorTest {
   }
 
   @Test
+  void rackServersRunInTheirNodesAndRegisterWithTheTrackerAsOneRack() throws Exception {
+    List<String> namespaces;
+    List<Long> pids;
+    List<Path> pools = new ArrayList<>();
+    Path runDir;
+    try (RackNetwork rack = RackNetwork.create(5, 2, 1_000_000_000L);
+        RackServices services = RackServices.start(rack, 32L << 20, dir)) {
+      namespaces = rack.namespaces();
+      pids = services.pids();
+      runDir = services.dir;
+      assertThat(pids).hasSize(3).allMatch(pid -> ProcessHandle.of(pid).isPresent());
+      String mounts = Files.readString(Path.of("/proc/mounts"));
+      for (int n = 1; n <= 2; n++) {
+        pools.add(services.pool(n));
+        assertThat(services.announcedEndpoint(n)).isEqualTo("10.233.5." + n + ":7071");
+        assertThat(mounts).contains("tmpfs " + services.pool(n) + " tmpfs");
+        assertThat(HostCommand.run("ip", "netns", "pids", rack.namespace(n)).trim())
+            .as("node %d runs its own server", n)
+            .isEqualTo(pids.get(n) + "");
+        // The other node reaches this node's server by its veth address, through the bridge.
+        String connect = "exec 3<>/dev/tcp/10.233.5." + n + "/7071";
+        assertThat(HostCommand.attempt(rack.inNode(3 - n, List.of("bash", "-c", connect))).ok())
+            .as("node %d's server reached from node %d", n, 3 - n)
+            .isTrue();
+      }
+      assertThat(services.serversUp()).isEqualTo(2);
+      // A task on node 1 told only the tracker and its rack finds the rack's servers and spills
+      // all 4 MiB (4 chunks) to them, read back and verified.
+      List<String> command = new ArrayList<>(List.of("4", "0", "1", "-"));
+      command.addAll(services.taskConf(1));
+      List<String> lines =
+          runChild(
+              rack.inNode(
+                  1, NodeProcess.java(List.of("-Xmx128m"), RemoteTransferProbe.class, command)));
+      assertThat(lines)
+          .filteredOn(line -> line.startsWith("RESULT "))
+          .singleElement()
+          .asString()
+          .startsWith("RESULT runs=1 remote_chunks=4 remote_bytes=4194304 all_bytes=4194304 ");
+    }
+    String left = HostCommand.run("ip", "netns", "list");
+    for (String namespace : namespaces) {
+      assertThat(left).doesNotContain(namespace);
+    }
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("pid %d", pid).isEmpty();
+    }
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(runDir.toString());
+    assertThat(pools).allMatch(pool -> !Files.exists(pool));
+    assertThat(runDir).doesNotExist();
+  }
+
+  @Test
   void sigtermTearsDownAndStaleResourcesCleanAfterSigkill() throws Exception {
     for (boolean kill : new boolean[] {false, true}) {
       Process child = new ProcessBuilder(javaCommand("leak")).start();

@@ -1,0 +1,48 @@
+package org.spongefiles.integration.bench.node;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.spongefiles.integration.bench.median.MedianPlacement;
+
+/**
+ * Puts a median run on node 1 of an emulated rack, as {@link NodePlacement} puts it on a node's disk
+ * and in its container: the run's JVM in node 1's network namespace, and ours with a pool of {@code
+ * poolBytes} spilling past it to node 2's sponge server over the shaped link, then to disk.
+ */
+final class RackPlacement implements MedianPlacement {
+  private final NodePlacement node;
+  private final RackNetwork rack;
+  private final RackServices services;
+  private final long poolBytes;
+
+  RackPlacement(NodePlacement node, RackNetwork rack, RackServices services, long poolBytes) {
+    this.node = node;
+    this.rack = rack;
+    this.services = services;
+    this.poolBytes = poolBytes;
+  }
+
+  @Override
+  public Path workRoot(Path benchDir) {
+    return node.workRoot(benchDir);
+  }
+
+  @Override
+  public List<String> command(List<String> javaCommand) {
+    return rack.inNode(1, node.command(javaCommand));
+  }
+
+  @Override
+  public void prepare(Map<String, String> conf) throws IOException {
+    if (conf.containsKey("sponge.pool.dir")) {
+      conf.put("sponge.node.id", services.nodeId(1));
+      conf.put("sponge.server.address", services.serverEndpoint(1));
+      conf.put("sponge.pool.size", Long.toString(poolBytes));
+      conf.put("sponge.tiers", "pool,remote,disk");
+      conf.put("sponge.remote.servers", services.serverEndpoint(2));
+    }
+    node.prepare(conf);
+  }
+}
