@@ -5,44 +5,47 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.TestDirs;
 
 /**
- * Never worse than stock: the paper's two Pig queries and a per-domain median with a nested ORDER
- * and two nested DISTINCTs, run by stock Pig and by Pig following the shipped recipe unchanged
- * (secondary-key optimization on, bags' default memory share, no Hadoop setting of its own) in
- * child JVMs (local mode), at a heap small enough that both variants' bags spill. Each variant runs
- * the same queries in one JVM, once: wherever stock Pig finished a query, the recipe must have
- * finished it too, with the same output lines (compared sorted: Pig does not order a GROUP's
- * output). A query is never re-run, so a recipe that dies sometimes fails the test sometimes, never
- * passes by retrying.
+ * Never worse than stock, as a heap sweep: the paper's two Pig queries and a per-domain median with
+ * a nested ORDER and two nested DISTINCTs, run by stock Pig and by Pig following the shipped recipe
+ * unchanged (secondary-key optimization on, bags' default memory share, no Hadoop setting of its
+ * own) in child JVMs (local mode), at decreasing heaps. Wherever stock Pig finishes all three
+ * queries, the recipe must finish them too, with the same output lines (compared sorted: Pig does
+ * not order a GROUP's output). The descent stops at the first heap where stock Pig does not finish:
+ * below it nothing is asserted. A child is never re-run, so a recipe that dies sometimes fails the
+ * test sometimes, never passes by retrying.
+ *
+ * <p>The heaps are not tuned to the data: each is 0.8 of the one before, from {@value #TOP_MB} MB
+ * down to the first heap below stock Pig's edge (about 44 to 48 MB for this data, where the outcome
+ * is decided at a reduce's start rather than by the bags, docs/pig-databag.md "Near the edge"; 39
+ * MB, where both die in the first map, allocating Hadoop's sort buffer). The sweep's lowest heaps,
+ * 61 and 49 MB, are small enough that the recipe's bags spill (asserted).
  *
  * <p>Both variants run with {@link PigJvm}'s Hadoop settings ({@code mapreduce.task.io.sort.mb=16},
- * so that the heap stays small enough for CI); the recipe adds none.
- *
- * <p>Which heaps, and why: the test runs at 52 MB, where stock Pig finished every query in every
- * attempt measured and the recipe's bags spill in every query. It does not go lower because there
- * the outcome is decided by chance for both variants, not by the bags: below about 48 MB both die
- * at the start of a reduce, in Hadoop's and Pig's setup code, before any bag exists, because Pig's
- * statics ({@code PigMapReduce.sJobContext}, {@code PigStatusReporter}) still reach the finished
- * map task and so its 16 MB sort buffer, and the live heap is then within a few hundred KB of the
- * maximum (measured with heap dumps, docs/pig-databag.md). There the recipe's fixed extra heap (its
- * keys in every job configuration copy, its option classes: about 150 KB) can decide: at 44 MB both
- * variants finished the first query in 3 of 3 attempts, at 46 MB stock Pig finished all three
- * queries in 1 of 3 attempts and the recipe in 0 of 2.
- *
- * <p>Both children get {@code -XX:+ExitOnOutOfMemoryError}, so running out of heap ends the child
- * at once (Hadoop's local runner would otherwise catch the error in a task thread and Pig report a
- * failed job, or the JVM thrash) and the queries it finished before are kept.
+ * so that the heaps stay small enough for CI); the recipe adds none. At each heap the two variants
+ * run side by side (two child JVMs, each with its own fixed heap), which halves the test's time on
+ * two cores; what is compared is whether each finishes and what it answers, never its time. Both
+ * children get {@code -XX:+ExitOnOutOfMemoryError}, so running out of heap ends the child at once
+ * (Hadoop's local runner would otherwise catch the error in a task thread and Pig report a failed
+ * job, or the JVM thrash).
  */
 class PigHeapSweepTest {
   private static final PigQuery[] QUERIES = {
     PigQuery.ANCHORTEXT, PigQuery.QUANTILES, PigQuery.MEDIAN
   };
-  private static final String HEAP = "52m";
+  private static final int TOP_MB = 96;
+  private static final double STEP = 0.8;
+  private static final int HEAPS = 5;
 
   private static Path root;
   private static Path pages;
@@ -59,57 +62,89 @@ class PigHeapSweepTest {
     TestDirs.deleteTree(root);
   }
 
-  private static PigJvm child(String heap, Path work) {
-    return new PigJvm(pages, work)
-        .heap(heap)
-        .jvmOptions("-XX:+ExitOnOutOfMemoryError")
-        .queries(QUERIES);
+  /** 96, 77, 61, 49, 39 MB. */
+  private static List<Integer> heaps() {
+    List<Integer> heaps = new ArrayList<>();
+    double heap = TOP_MB;
+    for (int i = 0; i < HEAPS; i++) {
+      heaps.add((int) Math.round(heap));
+      heap *= STEP;
+    }
+    return heaps;
   }
 
   @Test
   void wherever_stock_Pig_finishes_the_recipe_finishes_with_the_same_output() throws Exception {
     Path poolDir = TestDirs.newShmDir("pig-sweep");
-    long recipeSpills = 0;
+    ExecutorService children = Executors.newFixedThreadPool(2);
+    long lowestSpills = 0;
+    List<Integer> stockFinished = new ArrayList<>();
     try {
-      PigAttempt stock = child(HEAP, root.resolve("stock")).attempt();
-      report("stock", stock);
-      PigAttempt sponge =
-          child(HEAP, root.resolve("sponge"))
-              .recipe()
-              .set("sponge.pool.dir", poolDir.toString())
-              .set("sponge.pool.name", "pig-sweep")
-              .set("sponge.pool.size", "32m")
-              .set("sponge.pool.permissions", "rw-------")
-              .attempt();
-      report("sponge", sponge);
-      assertThat(sponge.runs().size())
-          .as(
-              "queries the recipe finished at %s, where stock Pig finished %d; %s",
-              HEAP, stock.runs().size(), sponge.failure())
-          .isGreaterThanOrEqualTo(stock.runs().size());
-      for (int i = 0; i < stock.runs().size(); i++) {
-        QueryRun expected = stock.runs().get(i);
-        QueryRun actual = sponge.runs().get(i);
-        assertThat(actual.name()).isEqualTo(expected.name());
-        assertThat(PigReference.sortedLines(actual.output()))
-            .as("%s at %s: the recipe's output against stock Pig's", actual.name(), HEAP)
-            .isNotEmpty()
-            .isEqualTo(PigReference.sortedLines(expected.output()));
-        recipeSpills += actual.counter("BAG_SPILLS");
-        assertThat(actual.counter("BAG_SPILL_FAILURES")).isZero();
+      for (int heapMb : heaps()) {
+        Future<PigAttempt> stockRun =
+            children.submit(() -> stock(heapMb).attempt());
+        Future<PigAttempt> spongeRun =
+            children.submit(() -> recipe(heapMb, poolDir).attempt());
+        PigAttempt stock = stockRun.get();
+        PigAttempt sponge = spongeRun.get();
+        report("stock", heapMb, stock);
+        report("recipe", heapMb, sponge);
+        if (!stock.finished()) {
+          break;
+        }
+        stockFinished.add(heapMb);
+        assertThat(sponge.finished())
+            .as("the recipe at %d MB, where stock Pig finished all queries: %s", heapMb,
+                sponge.failure())
+            .isTrue();
+        lowestSpills = 0;
+        for (int q = 0; q < QUERIES.length; q++) {
+          QueryRun expected = stock.runs().get(q);
+          QueryRun actual = sponge.runs().get(q);
+          assertThat(actual.name()).isEqualTo(expected.name());
+          assertThat(PigReference.sortedLines(actual.output()))
+              .as("%s at %d MB: the recipe's output against stock Pig's", actual.name(), heapMb)
+              .isNotEmpty()
+              .isEqualTo(PigReference.sortedLines(expected.output()));
+          assertThat(actual.counter("BAG_SPILL_FAILURES")).isZero();
+          lowestSpills += actual.counter("BAG_SPILLS");
+        }
       }
-      assertThat(stock.runs().size())
-          .as("stock Pig finishes every query at %s (else the heap is below stock's edge)", HEAP)
-          .isEqualTo(QUERIES.length);
     } finally {
+      children.shutdownNow();
       TestDirs.deleteTree(poolDir);
     }
-    assertThat(recipeSpills).as("the recipe's bags spilled in the queries").isPositive();
+    assertThat(stockFinished)
+        .as("heaps where stock Pig finished: the sweep starts where it does and reaches below 64 MB")
+        .contains(TOP_MB)
+        .anyMatch(heap -> heap < 64);
+    assertThat(lowestSpills)
+        .as("the recipe's bags spilled at the lowest heap where stock Pig finished")
+        .isPositive();
   }
 
-  private static void report(String variant, PigAttempt attempt) {
+  private static PigJvm stock(int heapMb) {
+    return new PigJvm(pages, root.resolve("stock-" + heapMb))
+        .heap(heapMb + "m")
+        .jvmOptions("-XX:+ExitOnOutOfMemoryError")
+        .queries(QUERIES);
+  }
+
+  private static PigJvm recipe(int heapMb, Path poolDir) {
+    return new PigJvm(pages, root.resolve("recipe-" + heapMb))
+        .heap(heapMb + "m")
+        .jvmOptions("-XX:+ExitOnOutOfMemoryError")
+        .queries(QUERIES)
+        .recipe()
+        .set("sponge.pool.dir", poolDir.toString())
+        .set("sponge.pool.name", "pig-sweep")
+        .set("sponge.pool.size", "32m")
+        .set("sponge.pool.permissions", "rw-------");
+  }
+
+  private static void report(String variant, int heapMb, PigAttempt attempt) {
     StringBuilder line = new StringBuilder();
-    line.append(variant).append(" at ").append(HEAP).append(": ");
+    line.append(variant).append(" at ").append(heapMb).append(" MB: ");
     line.append(attempt.finished() ? "finished" : "died after " + attempt.runs().size());
     for (QueryRun run : attempt.runs()) {
       line.append(
