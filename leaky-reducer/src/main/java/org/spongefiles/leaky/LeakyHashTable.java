@@ -131,8 +131,8 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
         decide();
       }
     } else if (mayRevise
-        && store.pinnedBytes() > settings.budget / 4
-        && store.pinnedBytes() > 2 * PerKeyStore.pinnedEstimate(index.size())) {
+        && store.indexBytes() > settings.budget / 4
+        && store.indexBytes() > 2 * PerKeyStore.pinnedEstimate(index.size())) {
       revise();
     }
     // The budget is a ceiling: make room before the append allocates, not after.
@@ -272,11 +272,11 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
   }
 
   /**
-   * An auto table that kept the shared layout switches to per-key once the shared layout's indexes,
-   * which cannot move to SpongeFiles, pass a quarter of the budget and twice what per-key would pin
-   * for the same keys: the keys kept coming back after the decision, and shared would end up
-   * holding more than its budget in value addresses where per-key holds a few bytes per key. Done
-   * at most once; values already moved are read back once for the switch.
+   * An auto table that kept the shared layout switches to per-key once the shared layout's value
+   * addresses (on the heap or moved with the values) pass a quarter of the budget and twice what
+   * per-key would pin for the same keys: the keys kept coming back after the decision, and the
+   * addresses, which per-key does without, would cost heap or overflow traffic on every group read.
+   * Done at most once; values already moved are read back once for the switch.
    */
   private void revise() throws IOException {
     mayRevise = false;
@@ -287,7 +287,7 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
         "{}: {} bytes of value addresses pass a quarter of sponge.leaky.budget: switching to the"
             + " per-key layout ({} values, {} keys)",
         name,
-        store.pinnedBytes(),
+        store.indexBytes(),
         values,
         keysSeen);
     moveToPerKey();

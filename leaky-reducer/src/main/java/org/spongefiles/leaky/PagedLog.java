@@ -120,6 +120,11 @@ final class PagedLog {
     return address / pageSize < firstResident;
   }
 
+  /** The address the next record will get. */
+  long end() {
+    return end;
+  }
+
   int pageSize() {
     return pageSize;
   }

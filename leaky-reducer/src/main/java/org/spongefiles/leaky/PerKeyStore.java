@@ -23,11 +23,12 @@ final class PerKeyStore implements ValueStore {
   /** Per slot: the tail, used, count and full-page and extent references. */
   private static final int SLOT_BYTES = 8 + 4 + 4 + 8 + 8;
 
-  /** The smallest first array of a key. */
+  /** The smallest first array of a key, for values. */
   private static final int FIRST_CAPACITY = 64;
 
   private final Overflow overflow;
   private final int pageSize;
+  private final int firstCapacity;
 
   /** Per slot, the array being filled (at most a page); null when none. */
   private final ObjectArrayList<byte[]> tails = new ObjectArrayList<>();
@@ -49,7 +50,13 @@ final class PerKeyStore implements ValueStore {
   private int largestArray;
 
   PerKeyStore(int pageSize, Overflow overflow) {
+    this(pageSize, FIRST_CAPACITY, overflow);
+  }
+
+  /** A store whose keys' first arrays are at least {@code firstCapacity} bytes. */
+  PerKeyStore(int pageSize, int firstCapacity, Overflow overflow) {
     this.pageSize = pageSize;
+    this.firstCapacity = firstCapacity;
     this.overflow = overflow;
   }
 
@@ -155,9 +162,9 @@ final class PerKeyStore implements ValueStore {
     return next;
   }
 
-  /** A key's first array: the record's size (at least 64 bytes), at most a page. */
+  /** A key's first array: the record's size (at least the first capacity), at most a page. */
   private int firstCapacity(long rest) {
-    return (int) Math.min(pageSize, Math.max(FIRST_CAPACITY, rest));
+    return (int) Math.min(pageSize, Math.max(firstCapacity, rest));
   }
 
   /** A tail under a page doubled (or to what the record needs), at most a page. */
@@ -299,7 +306,7 @@ final class PerKeyStore implements ValueStore {
   }
 
   @Override
-  public long pinnedBytes() {
+  public long indexBytes() {
     return pinnedBytes;
   }
 

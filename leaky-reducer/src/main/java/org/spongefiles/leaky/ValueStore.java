@@ -30,8 +30,11 @@ interface ValueStore extends Closeable {
   /** Heap bytes held: value bytes in memory and the structures indexing them. */
   long heapBytes();
 
-  /** Heap bytes that cannot move to the overflow: the structures indexing the values. */
-  long pinnedBytes();
+  /**
+   * Bytes of the structures indexing the values, on the heap or moved to the overflow with them:
+   * what the layout spends beyond the value bytes.
+   */
+  long indexBytes();
 
   /** The largest value array this store has allocated, in bytes. */
   int largestArray();
