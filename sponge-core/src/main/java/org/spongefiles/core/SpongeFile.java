@@ -200,8 +200,7 @@ public final class SpongeFile {
       // Computed while a sponge server copies the chunk in, or here if no tier waited.
       DeferredChecksums checksums = new DeferredChecksums(buffer, task.checksumBlockSize());
       StoredChunk stored = task.tiers().store(key, index, buffer, checksums);
-      int[] crcs =
-          stored.tier() == TierKind.POOL && !task.poolChecksum() ? null : checksums.get();
+      int[] crcs = stored.tier() == TierKind.POOL && !task.poolChecksum() ? null : checksums.get();
       synchronized (this) {
         if (state == SpongeFileState.DELETED) {
           task.tiers().delete(key, List.of(stored));

@@ -25,11 +25,11 @@ import org.spongefiles.core.wire.netty.InboundFrame;
  * </pre>
  *
  * <p>Once a WRITE's head has arrived and names a chunk the peer owns ({@link WriteTargets#open}),
- * the data bytes already received are copied into the chunk, and the connection's receive
- * allocator reads the rest of the data into the chunk, so the kernel copies it once, as for a raw
- * socket. Ownership is checked again before every copy and every read into the chunk: a chunk
- * freed meanwhile is never written; the rest of the data is dropped and the WRITE is refused. A
- * WRITE whose head names no chunk of the peer's is gathered whole and answered as any frame.
+ * the data bytes already received are copied into the chunk, and the connection's receive allocator
+ * reads the rest of the data into the chunk, so the kernel copies it once, as for a raw socket.
+ * Ownership is checked again before every copy and every read into the chunk: a chunk freed
+ * meanwhile is never written; the rest of the data is dropped and the WRITE is refused. A WRITE
+ * whose head names no chunk of the peer's is gathered whole and answered as any frame.
  */
 final class ServerFrameDecoder extends ByteToMessageDecoder {
   /** Where the data of an authenticated peer's WRITE goes. */

@@ -8,8 +8,9 @@ import io.netty.util.UncheckedBooleanSupplier;
 
 /**
  * Read buffers of one connection: small ones until the peer has authenticated, then those of the
- * allocator for chunk traffic, or the pool chunk itself while a WRITE's data arrives. A channel keeps the handle it made at its first read, so replacing
- * the channel's allocator after HELLO would change nothing; this one switches at the next read.
+ * allocator for chunk traffic, or the pool chunk itself while a WRITE's data arrives. A channel
+ * keeps the handle it made at its first read, so replacing the channel's allocator after HELLO
+ * would change nothing; this one switches at the next read.
  */
 final class TwoStageRecvAllocator implements RecvByteBufAllocator {
   private final RecvByteBufAllocator stranger;
