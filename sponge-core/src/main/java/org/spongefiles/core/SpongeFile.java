@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.spongefiles.core.io.Checksums;
+import org.spongefiles.core.io.DeferredChecksums;
 import org.spongefiles.core.tier.FileKey;
 import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.TierKind;
@@ -197,11 +197,10 @@ public final class SpongeFile {
       if (writeFailure != null || state() == SpongeFileState.DELETED) {
         return;
       }
-      int[] crcs = Checksums.compute(buffer, task.checksumBlockSize());
-      StoredChunk stored = task.tiers().store(key, index, buffer);
-      if (stored.tier() == TierKind.POOL && !task.poolChecksum()) {
-        crcs = null;
-      }
+      // Computed while a sponge server copies the chunk in, or here if no tier waited.
+      DeferredChecksums checksums = new DeferredChecksums(buffer, task.checksumBlockSize());
+      StoredChunk stored = task.tiers().store(key, index, buffer, checksums);
+      int[] crcs = stored.tier() == TierKind.POOL && !task.poolChecksum() ? null : checksums.get();
       synchronized (this) {
         if (state == SpongeFileState.DELETED) {
           task.tiers().delete(key, List.of(stored));

@@ -150,14 +150,32 @@ final class PoolService {
   }
 
   void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
+    data.getBytes(data.readerIndex(), writeTarget(owner, range, peer));
+    written(range);
+  }
+
+  /**
+   * The pool bytes of {@code range} (position 0, limit its length) for a WRITE's data, after the
+   * checks of {@link #write}; {@link #written} counts them once they are in.
+   */
+  ByteBuffer writeTarget(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     range.checkWithin(pool.chunkSize(), peer);
+    checkOwned(owner, range, peer);
+    ByteBuffer target = pool.chunkBuffer(range.chunk.index);
+    target.position(range.offset).limit(range.offset + range.length);
+    return target.slice();
+  }
+
+  /** Throws NO_SUCH_CHUNK unless {@code owner} owns the chunk of {@code range}. */
+  void checkOwned(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     if (owner == null) {
       throw noSuchChunk(range.chunk, peer);
     }
     requireOwned(owner, range.chunk, peer);
-    ByteBuffer target = pool.chunkBuffer(range.chunk.index);
-    target.position(range.offset).limit(range.offset + range.length);
-    data.getBytes(data.readerIndex(), target);
+  }
+
+  /** A WRITE's data is in the pool. */
+  void written(ChunkRange range) {
     metrics.bytesWritten.inc(range.length);
   }
 

@@ -26,7 +26,6 @@ import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.daemon.netty.FrameDecoder;
 import org.spongefiles.daemon.netty.Handshake;
 import org.spongefiles.daemon.netty.InboundFrame;
 import org.spongefiles.daemon.netty.RequestHandler;
@@ -143,6 +142,55 @@ final class ServerHandler extends RequestHandler {
   }
 
   @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (msg instanceof ServerFrameDecoder.StreamedWrite) {
+      written(ctx, (ServerFrameDecoder.StreamedWrite) msg);
+    } else {
+      super.channelRead(ctx, msg);
+    }
+  }
+
+  /** Where this peer's WRITE data goes: a chunk it owns, checked as a whole WRITE would be. */
+  private final class Targets implements ServerFrameDecoder.WriteTargets {
+    private ChunkOwner owner;
+
+    @Override
+    public ByteBuffer open(ChunkRange range) {
+      try {
+        owner = service.existingOwner(hello, session, nodeKey, host);
+        ByteBuffer target = service.writeTarget(owner, range, peer);
+        inFlight++; // until written() answers it
+        return target;
+      } catch (WireException e) {
+        return null; // the WRITE arrives whole and serve() refuses it
+      }
+    }
+
+    @Override
+    public void checkOwned(ChunkRange range) throws WireException {
+      service.checkOwned(owner, range, peer);
+    }
+  }
+
+  /** Answers a WRITE whose data {@link ServerFrameDecoder} received into the pool (or dropped). */
+  private void written(ChannelHandlerContext ctx, ServerFrameDecoder.StreamedWrite write) {
+    try {
+      if (write.refusal() != null) {
+        fail(ctx, write.requestId, write.refusal());
+      } else {
+        service.written(write.range);
+        metrics.requests.labelValues(Opcode.WRITE.name()).inc();
+        reply(ctx, Opcode.WRITTEN, write.requestId, ByteBuffer.allocate(0));
+      }
+    } finally {
+      inFlight--;
+      if (server.isDraining() && inFlight == 0) {
+        ctx.channel().close();
+      }
+    }
+  }
+
+  @Override
   protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
     inFlight++;
     try {
@@ -194,8 +242,10 @@ final class ServerHandler extends RequestHandler {
     hello = accepted;
     nodeKey = node;
     handshakeDeadline.cancel(false);
-    ctx.pipeline().get(FrameDecoder.class).setMaxPayload(limits.maxPayload);
-    ((TwoStageRecvAllocator) ctx.channel().config().getRecvByteBufAllocator()).authenticated();
+    ServerFrameDecoder frames = ctx.pipeline().get(ServerFrameDecoder.class);
+    frames.authenticated(limits.maxPayload, new Targets());
+    ((TwoStageRecvAllocator) ctx.channel().config().getRecvByteBufAllocator())
+        .authenticated(frames);
     LOG.debug(
         "{} is task {} of node {}, session {}",
         peer,

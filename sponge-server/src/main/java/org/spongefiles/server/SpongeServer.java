@@ -52,7 +52,6 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.daemon.RunningDaemon;
-import org.spongefiles.daemon.netty.FrameDecoder;
 
 /**
  * A node's sponge server: attaches to (or creates) the node's shared pool, the same one the node's
@@ -265,7 +264,7 @@ public final class SpongeServer implements RunningDaemon {
                             new IdleStateHandler(0, 0, idleTimeoutMillis, TimeUnit.MILLISECONDS))
                         .addLast(
                             "frames",
-                            new FrameDecoder(
+                            new ServerFrameDecoder(
                                 Frame.MAX_UNAUTHENTICATED_PAYLOAD,
                                 String.valueOf(ch.remoteAddress())))
                         .addLast("handler", handlerFactory.create());

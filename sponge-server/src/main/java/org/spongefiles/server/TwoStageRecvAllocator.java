@@ -8,21 +8,27 @@ import io.netty.util.UncheckedBooleanSupplier;
 
 /**
  * Read buffers of one connection: small ones until the peer has authenticated, then those of the
- * allocator for chunk traffic. A channel keeps the handle it made at its first read, so replacing
- * the channel's allocator after HELLO would change nothing; this one switches at the next read.
+ * allocator for chunk traffic, or the pool chunk itself while a WRITE's data arrives. A channel
+ * keeps the handle it made at its first read, so replacing the channel's allocator after HELLO
+ * would change nothing; this one switches at the next read.
  */
 final class TwoStageRecvAllocator implements RecvByteBufAllocator {
   private final RecvByteBufAllocator stranger;
   private final RecvByteBufAllocator trusted;
   private volatile boolean authenticated;
+  private volatile ServerFrameDecoder chunkReads;
 
   TwoStageRecvAllocator(RecvByteBufAllocator stranger, RecvByteBufAllocator trusted) {
     this.stranger = stranger;
     this.trusted = trusted;
   }
 
-  /** From the next read on, buffers come from the trusted allocator. */
-  void authenticated() {
+  /**
+   * From the next read on, buffers come from the trusted allocator, or are the chunk a WRITE's data
+   * goes into when {@code frames} has one ({@link ServerFrameDecoder#chunkReadBuffer}).
+   */
+  void authenticated(ServerFrameDecoder frames) {
+    chunkReads = frames;
     authenticated = true;
   }
 
@@ -51,7 +57,8 @@ final class TwoStageRecvAllocator implements RecvByteBufAllocator {
 
     @Override
     public ByteBuf allocate(ByteBufAllocator alloc) {
-      return current.allocate(alloc);
+      ByteBuf chunk = current == large ? chunkReads.chunkReadBuffer() : null;
+      return chunk != null ? chunk : current.allocate(alloc);
     }
 
     @Override

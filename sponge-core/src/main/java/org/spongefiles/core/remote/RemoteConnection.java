@@ -112,9 +112,26 @@ public final class RemoteConnection implements Closeable {
 
   /** Writes {@code data} (position to limit) into {@code chunk} at {@code offset}. */
   public void write(ChunkHandle chunk, int offset, ByteBuffer data) throws IOException {
+    write(chunk, offset, data, () -> {});
+  }
+
+  /**
+   * Writes {@code data} (position to limit) into {@code chunk} at {@code offset}, running {@code
+   * meanwhile} once the request is sent, while the server copies it in and before its answer is
+   * read.
+   */
+  public void write(ChunkHandle chunk, int offset, ByteBuffer data, Runnable meanwhile)
+      throws IOException {
     ByteBuffer head = ByteBuffer.allocate(ChunkRange.WRITE_HEAD);
     new ChunkRange(chunk, offset, data.remaining()).putWriteHead(head);
-    call(Opcode.WRITE, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD, head.flip(), data);
+    exchange(
+        () -> {
+          long id = send(Opcode.WRITE, head.flip(), data);
+          meanwhile.run();
+          int length = receiveHeader(id, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD);
+          channel.readFully(ByteBuffer.allocate(length));
+          return null;
+        });
   }
 
   /** Reads {@code dst.remaining()} bytes of {@code chunk} at {@code offset} into {@code dst}. */
@@ -224,6 +241,9 @@ public final class RemoteConnection implements Closeable {
     } catch (IOException e) {
       broken = true;
       throw new WireException(ErrorCode.CONNECTION, server.toString(), e.toString(), e);
+    } catch (RuntimeException e) {
+      broken = true; // the answer may be left unread
+      throw e;
     }
   }
 

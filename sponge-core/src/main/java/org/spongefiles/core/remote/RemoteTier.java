@@ -56,6 +56,12 @@ public final class RemoteTier implements Tier {
 
   @Override
   public StoredChunk store(FileKey file, ByteBuffer data) throws IOException {
+    return store(file, data, () -> {});
+  }
+
+  /** Runs {@code meanwhile} while a server copies the chunk in and before it answers. */
+  @Override
+  public StoredChunk store(FileKey file, ByteBuffer data, Runnable meanwhile) throws IOException {
     int length = data.remaining();
     ChunkCipher.Sealed sealed = cipher == null ? null : cipher.seal(file, data);
     ByteBuffer payload = sealed == null ? data : sealed.ciphertext;
@@ -74,7 +80,7 @@ public final class RemoteTier implements Tier {
           continue;
         }
         ChunkHandle handle = reservation(server, connection);
-        connection.write(handle, 0, payload.duplicate());
+        connection.write(handle, 0, payload.duplicate(), meanwhile);
         synchronized (this) {
           used.add(server);
         }

@@ -9,9 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,13 +21,7 @@ import java.util.concurrent.TimeUnit;
  * and the caller's buffers, so reading into a direct buffer costs no extra copy.
  */
 final class TimedChannel implements Closeable {
-  private static final ScheduledExecutorService WATCHDOG =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread thread = new Thread(r, "sponge-remote-watchdog");
-            thread.setDaemon(true);
-            return thread;
-          });
+  private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
 
   private final SocketChannel channel;
   private final long timeoutMillis;
@@ -39,6 +32,21 @@ final class TimedChannel implements Closeable {
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
     this.peer = peer;
+  }
+
+  private static ScheduledThreadPoolExecutor watchdog() {
+    ScheduledThreadPoolExecutor executor =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread thread = new Thread(r, "sponge-remote-watchdog");
+              thread.setDaemon(true);
+              return thread;
+            });
+    // Nearly every request ends well before its timeout: drop its timer then, rather than keep
+    // thousands of cancelled ones queued (and on the heap) until they expire.
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
   }
 
   static TimedChannel connect(ServerAddress address, Duration connectTimeout, Duration ioTimeout)

@@ -21,6 +21,15 @@ public interface Tier extends Closeable {
    */
   StoredChunk store(FileKey file, ByteBuffer data) throws IOException;
 
+  /**
+   * {@link #store(FileKey, ByteBuffer)}, and a tier that waits on something outside the task (a
+   * server's answer) may run {@code meanwhile} while it waits, at most once. The caller cannot tell
+   * whether it ran, so it must be safe to run again.
+   */
+  default StoredChunk store(FileKey file, ByteBuffer data, Runnable meanwhile) throws IOException {
+    return store(file, data);
+  }
+
   /** Called once {@code file} has all its chunks: a tier may finish what it kept open. */
   default void sealed(FileKey file) throws IOException {}
 

@@ -102,12 +102,21 @@ public final class TierChain implements Closeable {
    * @throws AllTiersFullException when no tier takes it
    */
   public StoredChunk store(FileKey file, int index, ByteBuffer data) throws IOException {
+    return store(file, index, data, () -> {});
+  }
+
+  /**
+   * {@link #store(FileKey, int, ByteBuffer)}; a tier that waits on a peer may run {@code meanwhile}
+   * while it waits ({@link Tier#store(FileKey, ByteBuffer, Runnable)}).
+   */
+  public StoredChunk store(FileKey file, int index, ByteBuffer data, Runnable meanwhile)
+      throws IOException {
     int length = data.remaining();
     List<String> reports = new ArrayList<>(tiers.size());
     for (Tier tier : tiers) {
       StoredChunk stored;
       try {
-        stored = tier.store(file, data.duplicate());
+        stored = tier.store(file, data.duplicate(), meanwhile);
       } catch (IOException e) {
         LOG.warn(
             "{} tier failed to store chunk {} of {}; trying the next tier: {}",

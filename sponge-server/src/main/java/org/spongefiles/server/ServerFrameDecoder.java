@@ -1,0 +1,213 @@
+package org.spongefiles.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.spongefiles.core.wire.ChunkRange;
+import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.WireException;
+import org.spongefiles.daemon.netty.InboundFrame;
+
+/**
+ * The sponge server's frame decoder: the framing and limits of {@link
+ * org.spongefiles.daemon.netty.FrameDecoder}, except that the data of an authenticated peer's WRITE
+ * goes straight into the pool chunk it names instead of being gathered into a frame first.
+ *
+ * <pre>
+ *  | header | WRITE head (chunk, offset) | data ........................ | next frame
+ *                                        ^ bytes already read: copied into the chunk
+ *                                          later reads: into the chunk itself ({@link #chunkReadBuffer})
+ *  after:   StreamedWrite(request id, range[, refusal])
+ * </pre>
+ *
+ * <p>Once a WRITE's head has arrived and names a chunk the peer owns ({@link WriteTargets#open}),
+ * the data bytes already received are copied into the chunk, and the connection's receive allocator
+ * reads the rest of the data into the chunk, so the kernel copies it once, as for a raw socket.
+ * Ownership is checked again before every copy and every read into the chunk: a chunk freed
+ * meanwhile is never written; the rest of the data is dropped and the WRITE is refused. A WRITE
+ * whose head names no chunk of the peer's is gathered whole and answered as any frame.
+ */
+final class ServerFrameDecoder extends ByteToMessageDecoder {
+  /** Where the data of an authenticated peer's WRITE goes. */
+  interface WriteTargets {
+    /**
+     * The pool bytes of {@code range} (position 0, limit the range's length) when the peer may
+     * write them now, else null: the frame is then decoded whole and refused as any WRITE.
+     */
+    ByteBuffer open(ChunkRange range);
+
+    /** Throws the refusal when the chunk of {@code range} is no longer the peer's. */
+    void checkOwned(ChunkRange range) throws WireException;
+  }
+
+  /** A WRITE whose data was received into the pool; answered by the handler. */
+  static final class StreamedWrite {
+    final long requestId;
+    final ChunkRange range;
+    private final ByteBuffer target;
+    private int received;
+    private WireException refusal;
+
+    StreamedWrite(long requestId, ChunkRange range, ByteBuffer target) {
+      this.requestId = requestId;
+      this.range = range;
+      this.target = target;
+    }
+
+    /** Why the data was dropped, or null when it is all in the chunk. */
+    WireException refusal() {
+      return refusal;
+    }
+
+    private int remaining() {
+      return range.length - received;
+    }
+
+    @Override
+    public String toString() {
+      return "WRITE #" + requestId + " (" + range.length + " bytes, streamed)";
+    }
+  }
+
+  private final String peer;
+  private int maxPayload;
+  private WriteTargets targets;
+  private boolean failed;
+  private StreamedWrite write;
+  private ByteBuf handedOut;
+
+  ServerFrameDecoder(int maxPayload, String peer) {
+    this.maxPayload = maxPayload;
+    this.peer = peer;
+    setCumulator(COMPOSITE_CUMULATOR);
+  }
+
+  /**
+   * The peer has authenticated: frames up to {@code maxPayload} bytes from the next one on, and
+   * WRITE data into {@code targets}.
+   */
+  void authenticated(int maxPayload, WriteTargets targets) {
+    this.maxPayload = maxPayload;
+    this.targets = targets;
+  }
+
+  /**
+   * A buffer over the rest of the chunk the current WRITE fills, for the next read from the socket;
+   * null when that read should go into an ordinary buffer. Called by the connection's receive
+   * allocator on the event loop before each read.
+   */
+  ByteBuf chunkReadBuffer() {
+    handedOut = null;
+    if (failed || write == null || write.refusal != null || write.remaining() == 0) {
+      return null;
+    }
+    if (!stillOwned()) {
+      return null;
+    }
+    ByteBuffer rest = write.target.duplicate();
+    rest.position(write.received);
+    handedOut = Unpooled.wrappedBuffer(rest.slice()).clear();
+    return handedOut;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (msg == null || msg != handedOut) {
+      super.channelRead(ctx, msg);
+      return;
+    }
+    // Read straight into the chunk: count it, nothing to copy.
+    handedOut = null;
+    ByteBuf data = (ByteBuf) msg;
+    write.received += data.readableBytes();
+    data.release();
+    if (write.remaining() == 0) {
+      StreamedWrite done = write;
+      write = null;
+      ctx.fireChannelRead(done);
+    }
+  }
+
+  @Override
+  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out)
+      throws WireException {
+    if (failed) {
+      in.skipBytes(in.readableBytes()); // the connection is closing; nothing more is read
+      return;
+    }
+    if (write != null) {
+      take(in, out);
+      return;
+    }
+    if (in.readableBytes() < Frame.HEADER_SIZE) {
+      return;
+    }
+    int length;
+    try {
+      length =
+          Frame.checkHeader(in.nioBuffer(in.readerIndex(), Frame.HEADER_SIZE), maxPayload, peer);
+    } catch (WireException e) {
+      failed = true;
+      in.skipBytes(in.readableBytes());
+      throw e;
+    }
+    Opcode opcode = Opcode.fromCode(in.getByte(in.readerIndex() + 5));
+    int flags = in.getShort(in.readerIndex() + 6);
+    long requestId = in.getLong(in.readerIndex() + 8);
+    if (targets != null
+        && opcode == Opcode.WRITE
+        && (flags & Frame.FLAG_RESPONSE) == 0
+        && length >= ChunkRange.WRITE_HEAD) {
+      if (in.readableBytes() < Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD) {
+        return;
+      }
+      ChunkRange head =
+          ChunkRange.decodeWrite(
+              in.nioBuffer(in.readerIndex() + Frame.HEADER_SIZE, ChunkRange.WRITE_HEAD), peer);
+      ChunkRange range = new ChunkRange(head.chunk, head.offset, length - ChunkRange.WRITE_HEAD);
+      ByteBuffer target = targets.open(range);
+      if (target != null) {
+        in.skipBytes(Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD);
+        write = new StreamedWrite(requestId, range, target);
+        take(in, out);
+        return;
+      }
+    }
+    if (in.readableBytes() < Frame.HEADER_SIZE + length) {
+      return;
+    }
+    in.skipBytes(Frame.HEADER_SIZE);
+    out.add(new InboundFrame(opcode, flags, requestId, in.readRetainedSlice(length)));
+  }
+
+  /** Moves the current WRITE's data already read into its chunk; emits it when complete. */
+  private void take(ByteBuf in, List<Object> out) {
+    int n = Math.min(in.readableBytes(), write.remaining());
+    if (n > 0 && write.refusal == null && stillOwned()) {
+      ByteBuffer dst = write.target.duplicate();
+      dst.position(write.received).limit(write.received + n);
+      in.getBytes(in.readerIndex(), dst);
+    }
+    in.skipBytes(n);
+    write.received += n;
+    if (write.remaining() == 0) {
+      out.add(write);
+      write = null;
+    }
+  }
+
+  /** Checks the current WRITE's chunk is still the peer's; if not, its data is dropped. */
+  private boolean stillOwned() {
+    try {
+      targets.checkOwned(write.range);
+      return true;
+    } catch (WireException e) {
+      write.refusal = e;
+      return false;
+    }
+  }
+}
