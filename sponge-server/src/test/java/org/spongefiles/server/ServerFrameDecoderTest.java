@@ -8,13 +8,13 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.pool.PoolChunk;
+import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.core.wire.netty.InboundFrame;
+import org.spongefiles.daemon.netty.InboundFrame;
 
 /**
  * WRITE data streamed into its chunk on an in-memory channel: copied as it arrives, read straight
@@ -41,7 +41,7 @@ class ServerFrameDecoderTest {
     @Override
     public void checkOwned(ChunkRange range) throws WireException {
       if (!owned) {
-        throw new WireException(ErrorCode.NO_SUCH_CHUNK, "test", "chunk " + range.chunk.index());
+        throw new WireException(ErrorCode.NO_SUCH_CHUNK, "test", "chunk " + range.chunk.index);
       }
     }
 
@@ -62,7 +62,7 @@ class ServerFrameDecoderTest {
     ByteBuffer buffer =
         ByteBuffer.allocate(Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD + data.length);
     Frame.putHeader(buffer, Opcode.WRITE, 0, id, ChunkRange.WRITE_HEAD + data.length);
-    new ChunkRange(new PoolChunk(7, 42), offset, data.length).putWriteHead(buffer);
+    new ChunkRange(new ChunkHandle(7, 42), offset, data.length).putWriteHead(buffer);
     buffer.put(data).flip();
     return Unpooled.wrappedBuffer(buffer);
   }
@@ -98,8 +98,8 @@ class ServerFrameDecoderTest {
     ServerFrameDecoder.StreamedWrite written = channel.readInbound();
     assertThat(written.requestId).isEqualTo(5);
     assertThat(written.refusal()).isNull();
-    assertThat(written.range.chunk.index()).isEqualTo(7);
-    assertThat(written.range.chunk.generation()).isEqualTo(42);
+    assertThat(written.range.chunk.index).isEqualTo(7);
+    assertThat(written.range.chunk.generation).isEqualTo(42);
     assertThat(written.range.offset).isEqualTo(100);
     assertThat(written.range.length).isEqualTo(LENGTH);
     assertThat(chunk.bytes(100, LENGTH)).isEqualTo(data);
