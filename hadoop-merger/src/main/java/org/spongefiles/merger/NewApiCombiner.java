@@ -2,9 +2,7 @@ package org.spongefiles.merger;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.IFile;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Reporter;
@@ -24,12 +22,9 @@ import org.apache.hadoop.util.ReflectionUtils;
  * only old-API combiners (its plugin context carries no other), so a new-API job's in-memory merges
  * are combined here and not there; the output is the same, the spills are smaller.
  */
-final class NewApiCombiner<K, V> implements Combiner<K, V> {
-  private final JobConf conf;
+final class NewApiCombiner<K, V> extends Combiner<K, V> {
   private final TaskAttemptID reduceId;
   private final Class<? extends Reducer<K, V, K, V>> combinerClass;
-  private final CombineOutputCollector<K, V> collector;
-  private final Counters.Counter inputRecords;
   private final Reporter reporter;
 
   NewApiCombiner(
@@ -39,18 +34,14 @@ final class NewApiCombiner<K, V> implements Combiner<K, V> {
       CombineOutputCollector<K, V> collector,
       Counters.Counter inputRecords,
       Reporter reporter) {
-    this.conf = conf;
+    super(conf, collector, inputRecords);
     this.reduceId = reduceId;
     this.combinerClass = combinerClass;
-    this.collector = collector;
-    this.inputRecords = inputRecords;
     this.reporter = reporter;
   }
 
   @Override
-  @SuppressWarnings("unchecked")
-  public void combine(RawKeyValueIterator input, IFile.Writer<K, V> output) throws IOException {
-    collector.setWriter(output);
+  void run(RawKeyValueIterator input) throws IOException {
     Reducer<K, V, K, V> combiner = ReflectionUtils.newInstance(combinerClass, conf);
     try {
       ReduceContextImpl<K, V, K, V> context =
@@ -63,15 +54,13 @@ final class NewApiCombiner<K, V> implements Combiner<K, V> {
               new CollectorWriter(),
               null,
               new ReporterAdapter(reporter),
-              (RawComparator<K>) conf.getCombinerKeyGroupingComparator(),
-              (Class<K>) conf.getMapOutputKeyClass(),
-              (Class<V>) conf.getMapOutputValueClass());
+              grouping(),
+              keyClass(),
+              valueClass());
       combiner.run(new WrappedReducer<K, V, K, V>().getReducerContext(context));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("combiner of " + reduceId + " interrupted");
-    } finally {
-      collector.setWriter(null);
     }
   }
 

@@ -5,6 +5,7 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.lang.ref.Cleaner;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import org.apache.pig.PigCounters;
@@ -97,8 +98,26 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   abstract int sharers();
 
-  /** What Java serialization writes in place of this bag. */
-  abstract SerializedBag serializedForm();
+  /**
+   * Which of Pig's three bags this is: what {@link #isSorted()} and {@link #isDistinct()} answer,
+   * and how the bag is made again from its serialized form.
+   */
+  abstract SerializedBag.Kind kind();
+
+  /** The comparator a sorted bag is serialized with; null for the others. */
+  Comparator<Tuple> serializedOrder() {
+    return null;
+  }
+
+  @Override
+  public final boolean isSorted() {
+    return kind() == SerializedBag.Kind.SORTED;
+  }
+
+  @Override
+  public final boolean isDistinct() {
+    return kind() == SerializedBag.Kind.DISTINCT;
+  }
 
   @Override
   public void add(Tuple tuple) {
@@ -327,7 +346,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /** Java serialization writes the bag's {@link SerializedBag} instead. */
   final Object writeReplace() {
-    return serializedForm();
+    return new SerializedBag(this, kind(), serializedOrder());
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {

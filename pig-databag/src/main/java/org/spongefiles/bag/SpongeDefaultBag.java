@@ -24,13 +24,8 @@ public final class SpongeDefaultBag extends SpongeBag {
   }
 
   @Override
-  public boolean isSorted() {
-    return false;
-  }
-
-  @Override
-  public boolean isDistinct() {
-    return false;
+  SerializedBag.Kind kind() {
+    return SerializedBag.Kind.DEFAULT;
   }
 
   @Override
@@ -54,11 +49,6 @@ public final class SpongeDefaultBag extends SpongeBag {
   @Override
   int sharers() {
     return 1;
-  }
-
-  @Override
-  SerializedBag serializedForm() {
-    return new SerializedBag(this, SerializedBag.Kind.DEFAULT, null);
   }
 
   @Override

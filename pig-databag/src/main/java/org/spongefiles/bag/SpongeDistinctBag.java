@@ -33,13 +33,8 @@ public final class SpongeDistinctBag extends OrderedBag {
   }
 
   @Override
-  public boolean isSorted() {
-    return false;
-  }
-
-  @Override
-  public boolean isDistinct() {
-    return true;
+  SerializedBag.Kind kind() {
+    return SerializedBag.Kind.DISTINCT;
   }
 
   @Override
@@ -62,11 +57,6 @@ public final class SpongeDistinctBag extends OrderedBag {
     List<Tuple> sorted = new ArrayList<>(mContents);
     sorted.sort(TupleOrder.NATURAL);
     mContents = sorted;
-  }
-
-  @Override
-  SerializedBag serializedForm() {
-    return new SerializedBag(this, SerializedBag.Kind.DISTINCT, null);
   }
 
   @Override

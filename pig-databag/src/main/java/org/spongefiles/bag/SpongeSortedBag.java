@@ -22,13 +22,8 @@ public final class SpongeSortedBag extends OrderedBag {
   }
 
   @Override
-  public boolean isSorted() {
-    return true;
-  }
-
-  @Override
-  public boolean isDistinct() {
-    return false;
+  SerializedBag.Kind kind() {
+    return SerializedBag.Kind.SORTED;
   }
 
   @Override
@@ -48,7 +43,7 @@ public final class SpongeSortedBag extends OrderedBag {
   }
 
   @Override
-  SerializedBag serializedForm() {
-    return new SerializedBag(this, SerializedBag.Kind.SORTED, comparator);
+  Comparator<Tuple> serializedOrder() {
+    return comparator;
   }
 }

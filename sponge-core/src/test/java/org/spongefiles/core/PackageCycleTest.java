@@ -62,8 +62,15 @@ class PackageCycleTest {
     assertThat(cycles(graph)).containsExactly(List.of("a", "b", "c"));
   }
 
-  /** Package to the core packages it uses, from jdeps over the main classes. */
-  private static Map<String, Set<String>> packageGraph() throws Exception {
+  @Test
+  void theTaskSideUsesNoNetty() throws Exception {
+    assertThat(jdeps().lines().filter(line -> line.contains("-> io.netty")))
+        .as("core packages using Netty (the daemons' Netty code is in sponge-daemon)")
+        .isEmpty();
+  }
+
+  /** jdeps' package-level dependencies of the main classes. */
+  private static String jdeps() throws Exception {
     Path classes =
         Path.of(SpongeTask.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
@@ -73,8 +80,13 @@ class PackageCycleTest {
         jdeps.run(
             new PrintWriter(out), new PrintWriter(err), "-verbose:package", classes.toString());
     assertThat(rc).as("jdeps: %s", err).isZero();
+    return out.toString();
+  }
+
+  /** Package to the core packages it uses, from jdeps over the main classes. */
+  private static Map<String, Set<String>> packageGraph() throws Exception {
     Map<String, Set<String>> graph = new TreeMap<>();
-    for (String line : out.toString().split("\n")) {
+    for (String line : jdeps().split("\n")) {
       Matcher m = EDGE.matcher(line);
       if (m.find() && !m.group(1).equals(m.group(2))) {
         graph.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(2));

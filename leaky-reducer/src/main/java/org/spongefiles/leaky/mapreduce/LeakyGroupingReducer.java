@@ -4,10 +4,8 @@ import java.io.IOException;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.util.ReflectionUtils;
 import org.spongefiles.leaky.Group;
 import org.spongefiles.leaky.LeakyHashTable;
-import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 
 /**
@@ -46,23 +44,14 @@ public abstract class LeakyGroupingReducer<
       throws IOException, InterruptedException;
 
   @Override
-  @SuppressWarnings("unchecked")
   public void run(Context context) throws IOException, InterruptedException {
     setup(context);
     try {
-      SubKeyed<S, V> holder =
-          (SubKeyed<S, V>)
-              ReflectionUtils.newInstance(
-                  context.getMapOutputValueClass(), context.getConfiguration());
-      Class<S> subKeyClass = (Class<S>) holder.subKey().getClass();
-      Class<V> valueClass = (Class<V>) holder.value().getClass();
-      try (LeakyHashTable<S, V> table =
-          LeakyHashTable.builder(subKeyClass, valueClass)
-              .conf(context.getConfiguration())
-              .taskAttempt(context.getTaskAttemptID().toString())
-              .build()) {
-        ValueBytes mode = LeakyOptions.VALUE_BYTES.get(context.getConfiguration());
-        ValueBytes used = ReduceInput.drive(context, mode, new Sink(table, holder, context));
+      SubKeyed<S, V> holder = ReduceInput.newValue(context);
+      Class<S> subKeyClass = ReduceInput.classOf(holder.subKey());
+      Class<V> valueClass = ReduceInput.classOf(holder.value());
+      try (LeakyHashTable<S, V> table = TaskTables.open(context, subKeyClass, valueClass)) {
+        ValueBytes used = ReduceInput.drive(context, new Sink(table, holder, context));
         LeakyCounters.publish(context, table, used);
       }
     } finally {

@@ -50,28 +50,16 @@ public abstract class LeakyJoinReducer<
       throws IOException, InterruptedException;
 
   @Override
-  @SuppressWarnings("unchecked")
   public void run(Context context) throws IOException, InterruptedException {
     setup(context);
     try {
-      JoinValue<B, P> holder =
-          (JoinValue<B, P>)
-              ReflectionUtils.newInstance(
-                  context.getMapOutputValueClass(), context.getConfiguration());
-      JoinKey<K> keyHolder =
-          (JoinKey<K>)
-              ReflectionUtils.newInstance(
-                  context.getMapOutputKeyClass(), context.getConfiguration());
-      Class<K> keyClass = (Class<K>) keyHolder.key().getClass();
-      Class<B> buildClass = (Class<B>) holder.build().getClass();
-      try (LeakyHashTable<K, B> table =
-          LeakyHashTable.builder(keyClass, buildClass)
-              .conf(context.getConfiguration())
-              .taskAttempt(context.getTaskAttemptID().toString())
-              .build()) {
-        ValueBytes mode = LeakyOptions.VALUE_BYTES.get(context.getConfiguration());
+      JoinValue<B, P> holder = ReduceInput.newValue(context);
+      JoinKey<K> keyHolder = ReduceInput.newKey(context);
+      Class<K> keyClass = ReduceInput.classOf(keyHolder.key());
+      Class<B> buildClass = ReduceInput.classOf(holder.build());
+      try (LeakyHashTable<K, B> table = TaskTables.open(context, keyClass, buildClass)) {
         Sink sink = new Sink(table, holder, context);
-        ValueBytes used = ReduceInput.drive(context, mode, sink);
+        ValueBytes used = ReduceInput.drive(context, sink);
         sink.flush();
         context.getCounter(LeakyCounters.GROUP, UNMATCHED_PROBES).increment(sink.unmatched);
         LeakyCounters.publish(context, table, used);

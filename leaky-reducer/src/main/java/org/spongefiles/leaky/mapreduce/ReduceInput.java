@@ -3,10 +3,12 @@ package org.spongefiles.leaky.mapreduce;
 import java.io.IOException;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 
 /**
@@ -20,13 +22,42 @@ final class ReduceInput {
 
   private ReduceInput() {}
 
+  /** A new, configured instance of the input's key class (the job's map output key class). */
+  @SuppressWarnings("unchecked")
+  static <T> T newKey(JobContext context) {
+    return (T)
+        ReflectionUtils.newInstance(context.getMapOutputKeyClass(), context.getConfiguration());
+  }
+
+  /** A new, configured instance of the input's value class (the job's map output value class). */
+  @SuppressWarnings("unchecked")
+  static <T> T newValue(JobContext context) {
+    return (T)
+        ReflectionUtils.newInstance(context.getMapOutputValueClass(), context.getConfiguration());
+  }
+
+  /** The class of {@code part}, a part of a key or value instance, as its declared type. */
+  @SuppressWarnings("unchecked")
+  static <T> Class<T> classOf(T part) {
+    return (Class<T>) part.getClass();
+  }
+
+  /**
+   * Reads the whole input of {@code context} in the job's {@code sponge.leaky.value.bytes} mode.
+   */
+  static <KIN extends Writable, VIN> ValueBytes drive(
+      Reducer<KIN, VIN, ?, ?>.Context context, RecordSink<KIN, VIN> sink)
+      throws IOException, InterruptedException {
+    return drive(context, LeakyOptions.VALUE_BYTES.get(context.getConfiguration()), sink);
+  }
+
   /**
    * Reads the whole input of {@code context}.
    *
    * @return the mode actually used (RAW falls back to RESERIALIZE when Hadoop's internals are not
    *     reachable)
    */
-  static <KIN extends Writable, VIN> ValueBytes drive(
+  private static <KIN extends Writable, VIN> ValueBytes drive(
       Reducer<KIN, VIN, ?, ?>.Context context, ValueBytes mode, RecordSink<KIN, VIN> sink)
       throws IOException, InterruptedException {
     if (mode == ValueBytes.RAW) {
