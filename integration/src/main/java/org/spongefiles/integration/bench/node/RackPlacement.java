@@ -31,7 +31,8 @@ final class RackPlacement implements MedianPlacement {
 
   @Override
   public List<String> command(List<String> javaCommand) {
-    return rack.inNode(1, node.command(javaCommand));
+    // Into the container first: ip netns exec remounts /sys, so no cgroup tree is visible after it.
+    return node.command(rack.inNode(1, javaCommand));
   }
 
   @Override
