@@ -93,6 +93,17 @@ public final class RemoteTierBench {
             runs,
             warmup));
     lines.add("");
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "- Machine: %d cores, JDK %s, %s %s. Every process of the rack (task, servers,"
+                + " tracker, ZooKeeper, raw peer) shares these cores: where the link is faster than"
+                + " they can move bytes, the rows measure CPU, not the link.",
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version"),
+            System.getProperty("os.name"),
+            System.getProperty("os.version")));
+    lines.add("");
     lines.add("| link | direction | line rate | raw socket | ours | ours / raw |");
     lines.add("|---|---|---|---|---|---|");
     lines.addAll(rows);
