@@ -25,8 +25,9 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}), and one remote cell: the reducer on a
  * rack node, memory scarce and its pool small, spilling to another node's server over the 1 Gb/s
  * link ({@code bench.node.remote.link} (1g; empty: none), {@code bench.node.remote.load} (quiet),
- * {@code bench.node.remote.pool} (32m), {@code bench.node.remote.lender} (1g)). Without root it runs the nvme row in a
- * plain directory and says in one line per missing piece why the rest did not run.
+ * {@code bench.node.remote.pool} (32m), {@code bench.node.remote.lender} (1g)). Without root it
+ * runs the nvme row in a plain directory and says in one line per missing piece why the rest did
+ * not run.
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -155,8 +156,7 @@ public final class NodeSweep {
             continue;
           }
           NodeCell cell = new NodeCell(diskClass.label, load, memory);
-          measure(
-              bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
+          measure(bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
           ofDisk.add(cell);
         }
       }
@@ -207,11 +207,10 @@ public final class NodeSweep {
   }
 
   /**
-   * The remote cell: the first disk class, {@code bench.node.remote.load} (quiet, or contended: three
-   * neighbours), memory scarce, and ours' pool only {@code
-   * bench.node.remote.pool}, so the reducer spills past it to node 2's sponge server (a pool of
-   * {@code bench.node.remote.lender}) over a {@code bench.node.remote.link} rack link; both runs on
-   * node 1 of the rack.
+   * The remote cell: the first disk class, {@code bench.node.remote.load} (quiet, or contended:
+   * three neighbours), memory scarce, and ours' pool only {@code bench.node.remote.pool}, so the
+   * reducer spills past it to node 2's sponge server (a pool of {@code bench.node.remote.lender})
+   * over a {@code bench.node.remote.link} rack link; both runs on node 1 of the rack.
    */
   private void remoteCell(MedianBench bench, boolean disksHere, boolean containers)
       throws Exception {
@@ -227,11 +226,13 @@ public final class NodeSweep {
     long pool = size("bench.node.remote.pool", "32m");
     String load = System.getProperty("bench.node.remote.load", "quiet");
     if (!load.equals("quiet") && (!disksHere || !containers)) {
-      BenchReport.info("NOT RUN: the %s remote cell (neighbours need disk classes and containers)", load);
+      BenchReport.info(
+          "NOT RUN: the %s remote cell (neighbours need disk classes and containers)", load);
       return;
     }
     NodeCell cell =
-        new NodeCell(diskClass.label, load, "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
+        new NodeCell(
+            diskClass.label, load, "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
     Path plain = imageDir.resolve(Teardown.prefix() + "remote");
     EmulatedDisk disk =
         disksHere

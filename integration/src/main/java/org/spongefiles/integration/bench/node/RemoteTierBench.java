@@ -24,9 +24,10 @@ import org.spongefiles.integration.bench.BenchReport;
  * remote-tier.md} in {@code bench.node.out}. {@link NodeSweep} runs it too.
  *
  * <p>Properties: {@code bench.remote.links} (1g,10g; empty: none), {@code bench.remote.mib} (256),
- * {@code bench.remote.runs} (3) after {@code bench.remote.warmup} (1), {@code bench.node.dir} (java.io.tmpdir, where the pools' mount
- * points and logs go), {@code bench.node.out} (../docs/results/node-sweep); any {@code sponge.*}
- * property is passed to the task (e.g. {@code -Dsponge.io.threads=4}).
+ * {@code bench.remote.runs} (3) after {@code bench.remote.warmup} (1), {@code bench.node.dir}
+ * (java.io.tmpdir, where the pools' mount points and logs go), {@code bench.node.out}
+ * (../docs/results/node-sweep); any {@code sponge.*} property is passed to the task (e.g. {@code
+ * -Dsponge.io.threads=4}).
  */
 public final class RemoteTierBench {
   static final int LINK_PEER_PORT = 7075;
