@@ -37,7 +37,8 @@ public interface MedianPlacement {
 
   /**
    * Called with the run's configuration (sponge.* and Hadoop keys) before its JVM starts; the run
-   * gets the configuration as this leaves it (the node sweep's remote cell adds its rack's servers).
+   * gets the configuration as this leaves it (the node sweep's remote cell adds its rack's
+   * servers).
    */
   void prepare(Map<String, String> conf) throws IOException;
 }

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * A daemon JVM of the emulator (a sponge server in a node namespace, the rack's services in the
  * switch namespace), started by its main class and ready once it printed its {@code READY} line.
  * Standard error goes to a log file; standard output is kept empty behind the {@code READY} line.
- * Closing stops it (SIGTERM, then SIGKILL) and waits for it to end.
+ * Closing stops it (SIGTERM, then SIGKILL) and waits for it to end; a {@link Teardown} hook does
+ * the same at exit and on Ctrl-C.
  */
 final class NodeProcess implements Closeable {
   private static final long STOP_SECONDS = 15;
@@ -51,6 +52,7 @@ final class NodeProcess implements Closeable {
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     NodeProcess started = new NodeProcess(name, process, new ArrayList<>());
+    Teardown.register(started);
     try {
       BufferedReader out =
           new BufferedReader(
@@ -94,6 +96,7 @@ final class NodeProcess implements Closeable {
 
   @Override
   public void close() {
+    Teardown.forget(this);
     process.destroy();
     try {
       if (!process.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) {

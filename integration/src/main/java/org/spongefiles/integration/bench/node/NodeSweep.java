@@ -24,9 +24,10 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * below) so the sweep runs in minutes. Then {@link RemoteTierBench}'s rows: the remote tier over
  * shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}), and one remote cell: the reducer on a
  * rack node, memory scarce and its pool small, spilling to another node's server over the 1 Gb/s
- * link ({@code bench.node.remote.link} (1g; empty: none), {@code bench.node.remote.pool} (32m),
- * {@code bench.node.remote.lender} (1g)). Without root it runs the nvme row in a
- * plain directory and says in one line per missing piece why the rest did not run.
+ * link ({@code bench.node.remote.link} (1g; empty: none), {@code bench.node.remote.load} (quiet),
+ * {@code bench.node.remote.pool} (32m), {@code bench.node.remote.lender} (1g)). Without root it
+ * runs the nvme row in a plain directory and says in one line per missing piece why the rest did
+ * not run.
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -155,8 +156,7 @@ public final class NodeSweep {
             continue;
           }
           NodeCell cell = new NodeCell(diskClass.label, load, memory);
-          measure(
-              bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
+          measure(bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
           ofDisk.add(cell);
         }
       }
@@ -207,10 +207,10 @@ public final class NodeSweep {
   }
 
   /**
-   * The remote cell: the first disk class, quiet, memory scarce, and ours' pool only {@code
-   * bench.node.remote.pool}, so the reducer spills past it to node 2's sponge server (a pool of
-   * {@code bench.node.remote.lender}) over a {@code bench.node.remote.link} rack link; both runs on
-   * node 1 of the rack.
+   * The remote cell: the first disk class, {@code bench.node.remote.load} (quiet, or contended:
+   * three neighbours), memory scarce, and ours' pool only {@code bench.node.remote.pool}, so the
+   * reducer spills past it to node 2's sponge server (a pool of {@code bench.node.remote.lender})
+   * over a {@code bench.node.remote.link} rack link; both runs on node 1 of the rack.
    */
   private void remoteCell(MedianBench bench, boolean disksHere, boolean containers)
       throws Exception {
@@ -224,8 +224,15 @@ public final class NodeSweep {
       return;
     }
     long pool = size("bench.node.remote.pool", "32m");
+    String load = System.getProperty("bench.node.remote.load", "quiet");
+    if (!load.equals("quiet") && (!disksHere || !containers)) {
+      BenchReport.info(
+          "NOT RUN: the %s remote cell (neighbours need disk classes and containers)", load);
+      return;
+    }
     NodeCell cell =
-        new NodeCell(diskClass.label, "quiet", "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
+        new NodeCell(
+            diskClass.label, load, "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
     Path plain = imageDir.resolve(Teardown.prefix() + "remote");
     EmulatedDisk disk =
         disksHere
@@ -233,7 +240,8 @@ public final class NodeSweep {
             : null;
     try (RackNetwork rack = RackNetwork.create(30, 2, RemoteTierBench.bitsPerSecond(link));
         RackServices services =
-            RackServices.start(rack, size("bench.node.remote.lender", "1g"), imageDir)) {
+            RackServices.start(rack, size("bench.node.remote.lender", "1g"), imageDir);
+        Neighbours neighbours = load.equals("quiet") ? null : Neighbours.start(disk, 3)) {
       Path root = disk != null ? disk.mount : Files.createDirectories(plain);
       BenchReport.info(
           "remote cell: both runs on node 1 of a %s rack; ours' pool %s, then node 2's server",
@@ -243,7 +251,7 @@ public final class NodeSweep {
           cell,
           root,
           containers,
-          null,
+          neighbours,
           containerLimit("scarce"),
           node -> new RackPlacement(node, rack, services, pool));
       cells.add(cell);

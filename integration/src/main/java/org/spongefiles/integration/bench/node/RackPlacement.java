@@ -7,9 +7,9 @@ import java.util.Map;
 import org.spongefiles.integration.bench.median.MedianPlacement;
 
 /**
- * Puts a median run on node 1 of an emulated rack, as {@link NodePlacement} puts it on a node's disk
- * and in its container: the run's JVM in node 1's network namespace, and ours with a pool of {@code
- * poolBytes} spilling past it to node 2's sponge server over the shaped link, then to disk.
+ * Puts a median run on node 1 of an emulated rack, as {@link NodePlacement} puts it on a node's
+ * disk and in its container: the run's JVM in node 1's network namespace, and ours with a pool of
+ * {@code poolBytes} spilling past it to node 2's sponge server over the shaped link, then to disk.
  */
 final class RackPlacement implements MedianPlacement {
   private final NodePlacement node;
@@ -31,7 +31,8 @@ final class RackPlacement implements MedianPlacement {
 
   @Override
   public List<String> command(List<String> javaCommand) {
-    return rack.inNode(1, node.command(javaCommand));
+    // Into the container first: ip netns exec remounts /sys, so no cgroup tree is visible after it.
+    return node.command(rack.inNode(1, javaCommand));
   }
 
   @Override

@@ -24,9 +24,10 @@ import org.spongefiles.integration.bench.BenchReport;
  * remote-tier.md} in {@code bench.node.out}. {@link NodeSweep} runs it too.
  *
  * <p>Properties: {@code bench.remote.links} (1g,10g; empty: none), {@code bench.remote.mib} (256),
- * {@code bench.remote.runs} (3) after {@code bench.remote.warmup} (1), {@code bench.node.dir} (java.io.tmpdir, where the pools' mount
- * points and logs go), {@code bench.node.out} (../docs/results/node-sweep); any {@code sponge.*}
- * property is passed to the task (e.g. {@code -Dsponge.io.threads=4}).
+ * {@code bench.remote.runs} (3) after {@code bench.remote.warmup} (1), {@code bench.node.dir}
+ * (java.io.tmpdir, where the pools' mount points and logs go), {@code bench.node.out}
+ * (../docs/results/node-sweep); any {@code sponge.*} property is passed to the task (e.g. {@code
+ * -Dsponge.io.threads=4}).
  */
 public final class RemoteTierBench {
   static final int LINK_PEER_PORT = 7075;
@@ -92,6 +93,17 @@ public final class RemoteTierBench {
             mib,
             runs,
             warmup));
+    lines.add("");
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "- Machine: %d cores, JDK %s, %s %s. Every process of the rack (task, servers,"
+                + " tracker, ZooKeeper, raw peer) shares these cores: where the link is faster than"
+                + " they can move bytes, the rows measure CPU, not the link.",
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.version"),
+            System.getProperty("os.name"),
+            System.getProperty("os.version")));
     lines.add("");
     lines.add("| link | direction | line rate | raw socket | ours | ours / raw |");
     lines.add("|---|---|---|---|---|---|");

@@ -18,9 +18,10 @@ import org.spongefiles.core.tier.TierKind;
 /**
  * A task on an emulated node moving one SpongeFile of {@code <mib>} MiB to the remote tier and
  * reading it back (prefetch as configured, on by default), every byte verified, {@code <warmup>}
- * times unreported and then {@code <runs>} times; before each, the same bytes one stream each way over a raw socket to a {@link LinkPeer} on
- * the same shaped link ({@code -} for none). Runs inside a node namespace; prints one {@code RUN}
- * line per run (seconds) and a {@code RESULT} line with the task's tier counters.
+ * times unreported and then {@code <runs>} times; before each, the same bytes one stream each way
+ * over a raw socket to a {@link LinkPeer} on the same shaped link ({@code -} for none). Runs inside
+ * a node namespace; prints one {@code RUN} line per run (seconds) and a {@code RESULT} line with
+ * the task's tier counters.
  *
  * <pre>
  * java ... RemoteTransferProbe &lt;mib&gt; &lt;warmup&gt; &lt;runs&gt; &lt;peer host:port | -&gt; [sponge.key=value ...]

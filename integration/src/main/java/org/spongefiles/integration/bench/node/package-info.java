@@ -3,7 +3,9 @@
  * ({@link org.spongefiles.integration.bench.node.EmulatedDisk}), YARN-style memory containers
  * ({@link org.spongefiles.integration.bench.node.MemoryContainer}), neighbours on the same disk
  * ({@link org.spongefiles.integration.bench.node.Neighbours}) and a shaped rack network ({@link
- * org.spongefiles.integration.bench.node.RackNetwork}). Every host name starts with {@code
+ * org.spongefiles.integration.bench.node.RackNetwork}) whose nodes run their own sponge server on a
+ * tmpfs pool, with ZooKeeper and the memory tracker in the switch namespace ({@link
+ * org.spongefiles.integration.bench.node.RackServices}). Every host name starts with {@code
  * spongebench-<pid>-}; {@link org.spongefiles.integration.bench.node.Teardown} removes it all at
  * exit (Ctrl-C too) and {@link org.spongefiles.integration.bench.node.StaleResources} what a killed
  * run left. {@link org.spongefiles.integration.bench.node.EmulatorSupport} names what this host
