@@ -81,10 +81,8 @@ class PigHeapSweepTest {
     List<Integer> stockFinished = new ArrayList<>();
     try {
       for (int heapMb : heaps()) {
-        Future<PigAttempt> stockRun =
-            children.submit(() -> stock(heapMb).attempt());
-        Future<PigAttempt> spongeRun =
-            children.submit(() -> recipe(heapMb, poolDir).attempt());
+        Future<PigAttempt> stockRun = children.submit(() -> stock(heapMb).attempt());
+        Future<PigAttempt> spongeRun = children.submit(() -> recipe(heapMb, poolDir).attempt());
         PigAttempt stock = stockRun.get();
         PigAttempt sponge = spongeRun.get();
         report("stock", heapMb, stock);
@@ -94,8 +92,9 @@ class PigHeapSweepTest {
         }
         stockFinished.add(heapMb);
         assertThat(sponge.finished())
-            .as("the recipe at %d MB, where stock Pig finished all queries: %s", heapMb,
-                sponge.failure())
+            .as(
+                "the recipe at %d MB, where stock Pig finished all queries: %s",
+                heapMb, sponge.failure())
             .isTrue();
         lowestSpills = 0;
         for (int q = 0; q < QUERIES.length; q++) {
@@ -115,7 +114,8 @@ class PigHeapSweepTest {
       TestDirs.deleteTree(poolDir);
     }
     assertThat(stockFinished)
-        .as("heaps where stock Pig finished: the sweep starts where it does and reaches below 64 MB")
+        .as(
+            "heaps where stock Pig finished: the sweep starts where it does and reaches below 64 MB")
         .contains(TOP_MB)
         .anyMatch(heap -> heap < 64);
     assertThat(lowestSpills)
