@@ -15,7 +15,9 @@ class BdbGeneratorTest {
       assertThat(generator.subnet(i))
           .as("row %d", i)
           .isEqualTo(BdbGenerator.subnet(visit.sourceIp().toString()));
-      assertThat(generator.countryCode(i)).as("row %d", i).isEqualTo(visit.countryCode().toString());
+      assertThat(generator.countryCode(i))
+          .as("row %d", i)
+          .isEqualTo(visit.countryCode().toString());
     }
   }
 }
