@@ -46,31 +46,48 @@ public final class LeakyJoinJob {
     }
   }
 
-  /** UserVisits CSV lines to build-side records keyed by destURL. */
-  public static final class VisitsMapper extends Mapper<LongWritable, Text, UrlKey, VisitOrRank> {
+  /** CSV lines of one side of the join to records keyed by the URL they join on. */
+  private abstract static class SideMapper extends Mapper<LongWritable, Text, UrlKey, VisitOrRank> {
+    private final byte side;
     private final UrlKey key = new UrlKey();
     private final VisitOrRank value = new VisitOrRank();
+
+    SideMapper(byte side) {
+      this.side = side;
+    }
+
+    /** Parses {@code line} into {@code value}'s side; returns the URL to join on. */
+    abstract Text parse(String line, VisitOrRank value);
 
     @Override
     protected void map(LongWritable offset, Text line, Context context)
         throws IOException, InterruptedException {
-      UserVisit visit = value.asBuild().parse(line.toString());
-      key.side(JoinKey.BUILD).key().set(visit.destUrl());
+      key.side(side).key().set(parse(line.toString(), value));
       context.write(key, value);
     }
   }
 
-  /** Rankings CSV lines to probe-side records keyed by pageURL. */
-  public static final class RankingsMapper extends Mapper<LongWritable, Text, UrlKey, VisitOrRank> {
-    private final UrlKey key = new UrlKey();
-    private final VisitOrRank value = new VisitOrRank();
+  /** UserVisits CSV lines to build-side records keyed by destURL. */
+  public static final class VisitsMapper extends SideMapper {
+    public VisitsMapper() {
+      super(JoinKey.BUILD);
+    }
 
     @Override
-    protected void map(LongWritable offset, Text line, Context context)
-        throws IOException, InterruptedException {
-      Ranking ranking = value.asProbe().parse(line.toString());
-      key.side(JoinKey.PROBE).key().set(ranking.pageUrl());
-      context.write(key, value);
+    Text parse(String line, VisitOrRank value) {
+      return value.asBuild().parse(line).destUrl();
+    }
+  }
+
+  /** Rankings CSV lines to probe-side records keyed by pageURL. */
+  public static final class RankingsMapper extends SideMapper {
+    public RankingsMapper() {
+      super(JoinKey.PROBE);
+    }
+
+    @Override
+    Text parse(String line, VisitOrRank value) {
+      return value.asProbe().parse(line).pageUrl();
     }
   }
 
