@@ -11,6 +11,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.spongefiles.integration.data.bdb.BdbGenerator;
@@ -81,31 +82,32 @@ public final class LeakyGroupByJob {
     return text.toString();
   }
 
+  /** Writes the line of one subnet (see {@link #countries}). */
+  static void writeCountries(
+      Text subnet, Iterable<Text> codes, TaskInputOutputContext<?, ?, Text, Text> context)
+      throws IOException, InterruptedException {
+    context.write(subnet, new Text(countries(codes)));
+  }
+
   /** The grouping on the leaky buffer. */
   public static final class Leaky
       extends LeakyGroupingReducer<IntWritable, Text, Text, Text, Text> {
-    private final Text out = new Text();
-
+    /** {@code codes} are deserialized one at a time from the buffer's value bytes. */
     @Override
-    protected void reduceGroup(
-        IntWritable bucket, Text subnet, Iterable<Text> codes, Context context)
+    protected void reduceGroup(IntWritable bucket, Text subnet, Iterable<Text> codes, Context ctx)
         throws IOException, InterruptedException {
-      out.set(countries(codes));
-      context.write(subnet, out);
+      writeCountries(subnet, codes, ctx);
     }
   }
 
   /** The same grouping on {@code HashMap<Text, List<Text>>}. */
   public static final class Baseline
       extends HashMapGroupingReducer<IntWritable, Text, Text, Text, Text> {
-    private final Text out = new Text();
-
+    /** {@code codes} is the HashMap's list of deserialized copies. */
     @Override
-    protected void reduceGroup(
-        IntWritable bucket, Text subnet, Iterable<Text> codes, Context context)
+    protected void reduceGroup(IntWritable bucket, Text subnet, Iterable<Text> codes, Context ctx)
         throws IOException, InterruptedException {
-      out.set(countries(codes));
-      context.write(subnet, out);
+      writeCountries(subnet, codes, ctx);
     }
   }
 
