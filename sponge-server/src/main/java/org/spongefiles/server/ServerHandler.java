@@ -42,7 +42,8 @@ import org.spongefiles.daemon.netty.Responses;
  * Frame#MAX_UNAUTHENTICATED_PAYLOAD} bytes read into small buffers, {@code
  * sponge.server.handshake.timeout} to prove the secret, and no log line of its own (its faults go
  * to the {@link RefusalLog} summary). Once authenticated the frame limit and read buffers grow to a
- * chunk's worth.
+ * chunk's worth, and a WRITE's data is read straight into the chunk it names ({@link
+ * ServerFrameDecoder}); this handler answers it once it is in.
  */
 final class ServerHandler extends RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);

@@ -9,44 +9,61 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A blocking socket channel with real timeouts. A blocking {@link SocketChannel} ignores
  * SO_TIMEOUT, and waiting through a selector costs an extra system call per wait; instead each
  * request runs in blocking mode, so the kernel moves whole buffers, under a watchdog that closes
- * the channel if the request takes longer than the timeout. Data moves straight between the socket
- * and the caller's buffers, so reading into a direct buffer costs no extra copy.
+ * the channel if the request takes longer than the timeout (checked every {@link #SWEEP_MILLIS}).
+ * Data moves straight between the socket and the caller's buffers, so reading into a direct buffer
+ * costs no extra copy.
  */
 final class TimedChannel implements Closeable {
-  private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
+  /** How often the watchdog looks for requests past their deadline: a timeout's precision. */
+  static final long SWEEP_MILLIS = 10;
+
+  private static final Set<TimedChannel> OPEN = ConcurrentHashMap.newKeySet();
+
+  static {
+    ScheduledExecutorService watchdog =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "sponge-remote-watchdog");
+              thread.setDaemon(true);
+              return thread;
+            });
+    // One sweep over the open channels every few milliseconds, rather than a timer per request:
+    // a request then costs two volatile writes, no allocation and no wake-up of the watchdog.
+    watchdog.scheduleWithFixedDelay(
+        TimedChannel::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+  }
 
   private final SocketChannel channel;
   private final long timeoutMillis;
   private final String peer;
+  private volatile long deadline; // System.nanoTime() by which the request must end; 0: none
   private volatile boolean timedOut;
 
   private TimedChannel(SocketChannel channel, long timeoutMillis, String peer) {
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
     this.peer = peer;
+    OPEN.add(this);
   }
 
-  private static ScheduledThreadPoolExecutor watchdog() {
-    ScheduledThreadPoolExecutor executor =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread thread = new Thread(r, "sponge-remote-watchdog");
-              thread.setDaemon(true);
-              return thread;
-            });
-    // Nearly every request ends well before its timeout: drop its timer then, rather than keep
-    // thousands of cancelled ones queued (and on the heap) until they expire.
-    executor.setRemoveOnCancelPolicy(true);
-    return executor;
+  private static void sweep() {
+    long now = System.nanoTime();
+    for (TimedChannel open : OPEN) {
+      long due = open.deadline;
+      if (due != 0 && now - due > 0 && open.deadline == due) {
+        open.expire();
+      }
+    }
   }
 
   static TimedChannel connect(ServerAddress address, Duration connectTimeout, Duration ioTimeout)
@@ -70,8 +87,7 @@ final class TimedChannel implements Closeable {
 
   /** Runs one request (its writes and reads) under the watchdog. */
   <T> T request(Request<T> body) throws IOException {
-    ScheduledFuture<?> watchdog =
-        WATCHDOG.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
+    deadline = (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) | 1;
     try {
       return body.run();
     } catch (ClosedChannelException e) {
@@ -85,7 +101,7 @@ final class TimedChannel implements Closeable {
       }
       throw e;
     } finally {
-      watchdog.cancel(false);
+      deadline = 0;
     }
   }
 
@@ -95,6 +111,7 @@ final class TimedChannel implements Closeable {
   }
 
   private void expire() {
+    OPEN.remove(this);
     timedOut = true;
     try {
       channel.close();
@@ -125,6 +142,7 @@ final class TimedChannel implements Closeable {
 
   @Override
   public void close() throws IOException {
+    OPEN.remove(this);
     channel.close();
   }
 }

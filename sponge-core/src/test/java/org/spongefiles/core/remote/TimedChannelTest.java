@@ -1,0 +1,58 @@
+package org.spongefiles.core.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The watchdog: a request past its deadline fails naming the peer; a finished one is left be. */
+class TimedChannelTest {
+
+  @Test
+  void aPeerThatNeverAnswersTimesTheRequestOut() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      ServerAddress address = new ServerAddress("127.0.0.1", silent.getLocalPort());
+      try (TimedChannel channel =
+              TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofMillis(100));
+          Socket accepted = silent.accept()) {
+        assertThatThrownBy(() -> channel.request(() -> readOneByte(channel)))
+            .isInstanceOf(SocketTimeoutException.class)
+            .hasMessage("No answer from " + address + " within 100 ms (sponge.remote.io.timeout)");
+      }
+    }
+  }
+
+  @Test
+  void aChannelIdleLongerThanTheTimeoutBetweenRequestsStaysOpen() throws Exception {
+    try (ServerSocket echo = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      ServerAddress address = new ServerAddress("127.0.0.1", echo.getLocalPort());
+      try (TimedChannel channel =
+              TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofMillis(50));
+          Socket accepted = echo.accept()) {
+        InputStream in = accepted.getInputStream();
+        OutputStream out = accepted.getOutputStream();
+        for (int i = 0; i < 3; i++) {
+          out.write(i);
+          assertThat(channel.request(() -> readOneByte(channel))).isEqualTo((byte) i);
+          Thread.sleep(50 + 3 * TimedChannel.SWEEP_MILLIS);
+        }
+        channel.writeFully(ByteBuffer.wrap(new byte[] {9}));
+        assertThat(in.read()).as("the channel is still open").isEqualTo(9);
+      }
+    }
+  }
+
+  private static byte readOneByte(TimedChannel channel) throws java.io.IOException {
+    ByteBuffer one = ByteBuffer.allocate(1);
+    channel.readFully(one);
+    return one.get(0);
+  }
+}
