@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.spongefiles.integration.bench.ChildProcesses;
 import org.spongefiles.server.ServerMain;
 
 /**
@@ -95,13 +96,7 @@ final class MedianProcesses {
       Path log,
       MedianPlacement placement)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(main.getName());
-    command.addAll(args);
+    List<String> command = ChildProcesses.java(jvmOptions, main, args);
     return new ProcessBuilder(placement.command(command))
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();
