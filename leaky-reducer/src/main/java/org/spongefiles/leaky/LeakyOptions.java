@@ -51,8 +51,9 @@ public final class LeakyOptions implements OptionSet {
           .validate(Validator.bytesBetween(4L << 10, 64L << 20))
           .describe(
               "Size of one page of the shared layout's value log, and the largest array of the "
-                  + "per-key layout (a key's first array doubles up to it, then the key gets more "
-                  + "pages of this size). Values larger than a page span pages.");
+                  + "per-key layout and of the shared layout's per-key address lists (a key's first "
+                  + "array doubles up to it, then the key gets more pages of this size). Values "
+                  + "larger than a page span pages.");
 
   public static final ConfigOption<ValueBytes> VALUE_BYTES =
       ConfigOption.choice("sponge.leaky.value.bytes", ValueBytes.RAW)

@@ -5,12 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
-import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.RecordWriter;
@@ -21,7 +19,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
-import org.apache.hadoop.util.Progress;
+import org.spongefiles.leaky.testing.ReusedRecordBuffer;
 
 /**
  * Runs a reducer the way a reduce task does, through Hadoop's own {@code ReduceContextImpl} and
@@ -90,25 +88,13 @@ final class ReduceHarness {
   }
 
   /** Records in memory, in a buffer reused from one record to the next as Hadoop's merger does. */
-  private static final class ListIterator implements RawKeyValueIterator {
+  private static final class ListIterator extends ReusedRecordBuffer {
     private final List<byte[][]> records;
-    private final DataInputBuffer key = new DataInputBuffer();
-    private final DataInputBuffer value = new DataInputBuffer();
     private final byte[] shared = new byte[1 << 16];
     private int next;
 
     ListIterator(List<byte[][]> records) {
       this.records = records;
-    }
-
-    @Override
-    public DataInputBuffer getKey() {
-      return key;
-    }
-
-    @Override
-    public DataInputBuffer getValue() {
-      return value;
     }
 
     @Override
@@ -120,17 +106,8 @@ final class ReduceHarness {
       // Key and value share one buffer that the next record overwrites.
       System.arraycopy(record[0], 0, shared, 7, record[0].length);
       System.arraycopy(record[1], 0, shared, 7 + record[0].length, record[1].length);
-      key.reset(shared, 7, record[0].length);
-      value.reset(shared, 7 + record[0].length, record[1].length);
+      record(shared, 7, record[0].length, record[1].length);
       return true;
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public Progress getProgress() {
-      return new Progress();
     }
   }
 

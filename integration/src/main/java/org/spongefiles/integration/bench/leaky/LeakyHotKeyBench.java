@@ -18,6 +18,11 @@ import org.spongefiles.integration.bench.BenchReport;
  * from {@code bench.hotkey.top.mb} (768) to {@code bench.hotkey.floor.mb} (16) until it fails or
  * its output differs from the baseline's at the top heap. Prints per run and, at the end, {@code
  * BENCH leaky-least-heap-hotkey ratio=<the largest leaky least heap / naive least heap>}.
+ *
+ * <p>The join has {@code bench.hotkey.visits} visits (1,000,000); the group-by {@code
+ * bench.hotkey.groupby.visits} (4,000,000): its naive reducer holds a few dozen bytes per row (a
+ * country code as a Text in a list), so it takes millions of rows before its least heap is well
+ * above eight times the roughly 21 MiB a JVM running a reduce context needs at all.
  */
 public final class LeakyHotKeyBench {
   private static final String[] LEAKY = {"leaky-per_key", "leaky-shared", "leaky-auto"};
@@ -26,6 +31,7 @@ public final class LeakyHotKeyBench {
 
   public static void main(String[] args) throws Exception {
     long visits = Long.getLong("bench.hotkey.visits", 1_000_000);
+    long groupByVisits = Long.getLong("bench.hotkey.groupby.visits", 4_000_000);
     int top = Integer.getInteger("bench.hotkey.top.mb", 768);
     int floor = Integer.getInteger("bench.hotkey.floor.mb", 16);
     double step = Double.parseDouble(System.getProperty("bench.hotkey.step", "0.8"));
@@ -44,15 +50,16 @@ public final class LeakyHotKeyBench {
       for (LeakyWorkload workload :
           new LeakyWorkload[] {LeakyWorkload.GROUPBY_HOTKEY, LeakyWorkload.JOIN_HOTKEY}) {
         Path input = work.resolve(workload.name() + ".input");
-        workload.write(input, 7, visits, 25_000, 5_000);
+        long rows = workload == LeakyWorkload.GROUPBY_HOTKEY ? groupByVisits : visits;
+        workload.write(input, 7, rows, 25_000, 5_000);
         LeakyHeapSweep.Outcome reference = sweep.run(workload, "baseline", input, top);
         if (!reference.status.equals("ok")) {
           throw new IllegalStateException(workload + ": the baseline fails at the top heap");
         }
         int naive = sweep.leastHeap(workload, "baseline", input, heaps, reference);
         BenchReport.info(
-            "%s (%d MB of reduce input): naive least heap %d MiB",
-            workload.label(), Files.size(input) >> 20, naive);
+            "%s (%,d rows, %d MB of reduce input): naive least heap %d MiB",
+            workload.label(), rows, Files.size(input) >> 20, naive);
         details.append(String.format(Locale.ROOT, " %s: naive=%dMiB", workload, naive));
         for (String variant : LEAKY) {
           int leaky = sweep.leastHeap(workload, variant, input, below(heaps, naive), reference);
@@ -66,11 +73,12 @@ public final class LeakyHotKeyBench {
       System.out.printf(
           Locale.ROOT,
           "BENCH leaky-least-heap-hotkey ratio=%.3f largest leaky least heap / naive least heap"
-              + " (target <= 0.125; floor %d MiB, step %.2f, %,d visits)%s%n",
+              + " (target <= 0.125; floor %d MiB, step %.2f, join %,d visits, group-by %,d rows)%s%n",
           worst,
           floor,
           step,
           visits,
+          groupByVisits,
           details);
     } finally {
       delete(pool);

@@ -9,12 +9,10 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
-import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.util.Progress;
+import org.spongefiles.leaky.testing.ReusedRecordBuffer;
 
 /**
  * A reduce task's input, already shuffled and sorted, in a local file: records {@code [vint key
@@ -59,25 +57,12 @@ public final class LeakyInputFile {
   }
 
   /** Reads the records back, reusing its buffers from one record to the next. */
-  public static final class Reader implements RawKeyValueIterator, Closeable {
+  public static final class Reader extends ReusedRecordBuffer implements Closeable {
     private final DataInputStream in;
-    private final DataInputBuffer key = new DataInputBuffer();
-    private final DataInputBuffer value = new DataInputBuffer();
-    private final Progress progress = new Progress();
     private byte[] bytes = new byte[1 << 12];
 
     public Reader(Path file) throws IOException {
       in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
-    }
-
-    @Override
-    public DataInputBuffer getKey() {
-      return key;
-    }
-
-    @Override
-    public DataInputBuffer getValue() {
-      return value;
     }
 
     @Override
@@ -93,19 +78,13 @@ public final class LeakyInputFile {
         bytes = new byte[Math.max(keyLength + valueLength, bytes.length * 2)];
       }
       in.readFully(bytes, 0, keyLength + valueLength);
-      key.reset(bytes, 0, keyLength);
-      value.reset(bytes, keyLength, valueLength);
+      record(bytes, 0, keyLength, valueLength);
       return true;
     }
 
     @Override
     public void close() throws IOException {
       in.close();
-    }
-
-    @Override
-    public Progress getProgress() {
-      return progress;
     }
   }
 }

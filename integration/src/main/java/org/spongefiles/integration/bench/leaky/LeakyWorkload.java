@@ -132,14 +132,10 @@ public enum LeakyWorkload {
       throws IOException {
     IntWritable bucket = new IntWritable(0);
     LeakyGroupByJob.SubnetCountry value = new LeakyGroupByJob.SubnetCountry();
-    UserVisit visit = new UserVisit();
-    String hotSubnet = null;
+    String hotSubnet = generator.subnet(0);
     for (long i = 0; i < visits; i++) {
-      generator.visit(i, visit);
-      String subnet = BdbGenerator.subnet(visit.sourceIp().toString());
-      hotSubnet = hotSubnet == null ? subnet : hotSubnet;
-      value.subKey().set(hot && i % 4 == 0 ? hotSubnet : subnet);
-      value.value().set(visit.countryCode());
+      value.subKey().set(hot && i % 4 == 0 ? hotSubnet : generator.subnet(i));
+      value.value().set(generator.countryCode(i));
       out.append(bucket, value);
     }
   }

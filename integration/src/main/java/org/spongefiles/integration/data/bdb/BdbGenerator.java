@@ -83,14 +83,7 @@ public final class BdbGenerator {
   public UserVisit visit(long index, UserVisit into) {
     SplittableRandom random = random(0x7151L, index);
     int subnet = random.nextInt(subnets);
-    String ip =
-        (1 + subnet % 223)
-            + "."
-            + (subnet / 223 % 256)
-            + "."
-            + (subnet / 223 / 256 % 256)
-            + "."
-            + random.nextInt(256);
+    String ip = subnetOf(subnet) + "." + random.nextInt(256);
     String date =
         String.format(
             Locale.ROOT,
@@ -108,6 +101,35 @@ public final class BdbGenerator {
         LANGUAGES[random.nextInt(LANGUAGES.length)],
         word(random.nextInt(WORDS)),
         1 + random.nextInt(10_000));
+  }
+
+  /**
+   * The /24 subnet of UserVisits row {@code index}'s source IP, as {@link #visit} gives it, without
+   * building the rest of the row.
+   */
+  public String subnet(long index) {
+    return subnetOf(random(0x7151L, index).nextInt(subnets));
+  }
+
+  /**
+   * The country code of UserVisits row {@code index}, as {@link #visit} gives it, without building
+   * the rest of the row: the same draws, in the same order, up to the country.
+   */
+  public String countryCode(long index) {
+    SplittableRandom random = random(0x7151L, index);
+    random.nextInt(subnets);
+    random.nextInt(256);
+    random.nextInt(16);
+    random.nextInt(12);
+    random.nextInt(28);
+    random.nextInt(pages);
+    random.nextDouble();
+    random.nextInt(AGENTS.length);
+    return COUNTRIES[random.nextInt(COUNTRIES.length)];
+  }
+
+  private static String subnetOf(int subnet) {
+    return (1 + subnet % 223) + "." + (subnet / 223 % 256) + "." + (subnet / 223 / 256 % 256);
   }
 
   /** The /24 subnet of a dotted IPv4 address ({@code 10.1.2.3 -> 10.1.2}). */
