@@ -28,15 +28,10 @@ final class MedianProcesses {
       throws IOException, InterruptedException {
     Process process = start(jvmOptions, MedianRun.class, args, log, placement);
     Map<String, String> result = new LinkedHashMap<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
-        if (line.startsWith("RESULT ")) {
-          int eq = line.indexOf('=');
-          result.put(line.substring("RESULT ".length(), eq), line.substring(eq + 1));
-        }
+    for (String line : ChildProcesses.outputLines(process)) {
+      if (line.startsWith("RESULT ")) {
+        int eq = line.indexOf('=');
+        result.put(line.substring("RESULT ".length(), eq), line.substring(eq + 1));
       }
     }
     int exit = process.waitFor();
