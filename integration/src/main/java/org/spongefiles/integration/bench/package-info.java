@@ -2,8 +2,10 @@
  * The benchmarks of the papers' experiments, one sub-package per family ({@code transfer}, {@code
  * median}, {@code pig}, {@code leaky}, {@code node} for the node emulator, {@code dashboard}); here
  * only what they share: {@link org.spongefiles.integration.bench.BenchReport} (the {@code BENCH}
- * line format) and {@link org.spongefiles.integration.bench.Contention} (neighbour load). Each
- * benchmark is a main class writing {@code BENCH} lines.
+ * line format), {@link org.spongefiles.integration.bench.Contention} (neighbour load), {@link
+ * org.spongefiles.integration.bench.ChildProcesses} (child JVM command lines and output) and {@link
+ * org.spongefiles.integration.bench.SocketReads} (the raw-socket baselines' reads). Each benchmark
+ * is a main class writing {@code BENCH} lines.
  *
  * <p>May import every module; no module imports it.
  */

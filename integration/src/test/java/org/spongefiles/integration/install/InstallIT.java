@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -38,7 +39,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.integration.JobOutputs;
 import org.spongefiles.integration.bench.median.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.integration.pig.PigQuery;
@@ -433,8 +433,26 @@ class InstallIT {
     return text.toString();
   }
 
+  /**
+   * The job's {@code part-*} files in name order, as one text. Read here rather than with the
+   * merger module's JobOutput: the installed jars, not the modules, are on this test's classpath.
+   */
   private static String output(Path dir) throws IOException {
-    return JobOutputs.read(dir);
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(file -> file.getFileName().toString().startsWith("part-"))
+          .sorted()
+          .map(InstallIT::readPart)
+          .collect(Collectors.joining());
+    }
+  }
+
+  private static String readPart(Path part) {
+    try {
+      return Files.readString(part, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Reading job output " + part + " failed", e);
+    }
   }
 
   private static long sponge(Counters counters, String name) {

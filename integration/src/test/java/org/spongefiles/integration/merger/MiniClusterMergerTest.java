@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.testing.ChildJvm;
 import org.spongefiles.core.testing.TestDirs;
-import org.spongefiles.integration.JobOutputs;
 import org.spongefiles.integration.bench.median.MedianJob;
 import org.spongefiles.integration.data.NumbersGenerator;
 import org.spongefiles.merger.MergerCounter;
 import org.spongefiles.merger.SpongeMergerSetup;
+import org.spongefiles.merger.testing.JobOutput;
 import org.spongefiles.server.ServerMain;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.tracker.MemoryTracker;
@@ -300,7 +300,7 @@ class MiniClusterMergerTest {
   }
 
   private static String readOutput(Job job) throws IOException {
-    return JobOutputs.read(
+    return JobOutput.text(
         Path.of(
             org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.getOutputPath(job).toUri()));
   }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.spongefiles.integration.bench.ChildProcesses;
 import org.spongefiles.server.ServerMain;
 
 /**
@@ -27,15 +28,10 @@ final class MedianProcesses {
       throws IOException, InterruptedException {
     Process process = start(jvmOptions, MedianRun.class, args, log, placement);
     Map<String, String> result = new LinkedHashMap<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
-        if (line.startsWith("RESULT ")) {
-          int eq = line.indexOf('=');
-          result.put(line.substring("RESULT ".length(), eq), line.substring(eq + 1));
-        }
+    for (String line : ChildProcesses.outputLines(process)) {
+      if (line.startsWith("RESULT ")) {
+        int eq = line.indexOf('=');
+        result.put(line.substring("RESULT ".length(), eq), line.substring(eq + 1));
       }
     }
     int exit = process.waitFor();
@@ -95,13 +91,7 @@ final class MedianProcesses {
       Path log,
       MedianPlacement placement)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(main.getName());
-    command.addAll(args);
+    List<String> command = ChildProcesses.java(jvmOptions, main, args);
     return new ProcessBuilder(placement.command(command))
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .start();

@@ -1,6 +1,5 @@
 package org.spongefiles.integration.bench.node;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +17,7 @@ import java.nio.file.Path;
  * does not slow this disk's writes as a shared disk head would; only the IOPS and bandwidth of the
  * same direction are shared.
  */
-public final class EmulatedDisk implements Closeable {
+public final class EmulatedDisk extends HostResource {
   static final Path BLKIO = Path.of("/sys/fs/cgroup/blkio");
   private static final String[] LIMITS = {
     "blkio.throttle.read_bps_device",
@@ -35,15 +34,14 @@ public final class EmulatedDisk implements Closeable {
   private final Path image;
   private final String device;
   private final String majorMinor;
-  private boolean closed;
 
-  private EmulatedDisk(DiskClass diskClass, Path image, String device, Path mount)
-      throws IOException {
+  private EmulatedDisk(
+      DiskClass diskClass, Path image, String device, String majorMinor, Path mount) {
     this.diskClass = diskClass;
     this.image = image;
     this.device = device;
+    this.majorMinor = majorMinor;
     this.mount = mount;
-    this.majorMinor = majorMinor(device);
   }
 
   /**
@@ -57,6 +55,7 @@ public final class EmulatedDisk implements Closeable {
     Path mount = parent.resolve(base);
     HostCommand.run("truncate", "-s", Long.toString(sizeBytes), image.toString());
     String device = null;
+    String majorMinor;
     try {
       HostCommand.run(
           "mkfs.ext4",
@@ -67,13 +66,9 @@ public final class EmulatedDisk implements Closeable {
           image.toString());
       device =
           HostCommand.run("losetup", "--find", "--show", "--direct-io=on", image.toString()).trim();
+      majorMinor = majorMinor(device);
       Files.createDirectories(mount);
       HostCommand.run("mount", device, mount.toString());
-      EmulatedDisk disk = new EmulatedDisk(diskClass, image, device, mount);
-      Teardown.register(disk);
-      disk.throttle(
-          diskClass.bytesPerSecond, diskClass.bytesPerSecond, diskClass.iops, diskClass.iops);
-      return disk;
     } catch (IOException | RuntimeException e) {
       if (device != null) {
         HostCommand.attempt("umount", mount.toString());
@@ -83,6 +78,9 @@ public final class EmulatedDisk implements Closeable {
       Files.deleteIfExists(image);
       throw e;
     }
+    EmulatedDisk disk = new EmulatedDisk(diskClass, image, device, majorMinor, mount);
+    disk.open(() -> disk.throttle(diskClass.bytesPerSecond, diskClass.iops));
+    return disk;
   }
 
   /** The loop device, e.g. {@code /dev/loop3}. */
@@ -95,14 +93,20 @@ public final class EmulatedDisk implements Closeable {
     return majorMinor;
   }
 
-  private void throttle(long readBps, long writeBps, long readIops, long writeIops)
-      throws IOException {
-    long[] values = {readBps, writeBps, readIops, writeIops};
+  /** Sets the limits of both directions; 0 leaves a direction's bandwidth or IOPS unlimited. */
+  private void throttle(long bytesPerSecond, long iops) throws IOException {
+    long[] values = {bytesPerSecond, bytesPerSecond, iops, iops};
     for (int i = 0; i < LIMITS.length; i++) {
-      // Writing 0 removes the rule; with no rule the device is not throttled.
-      if (values[i] > 0 || closed) {
+      if (values[i] > 0) {
         write(BLKIO.resolve(LIMITS[i]), majorMinor + " " + values[i]);
       }
+    }
+  }
+
+  /** Removes every limit of this device: writing 0 removes a rule. */
+  private void unthrottle() throws IOException {
+    for (String limit : LIMITS) {
+      write(BLKIO.resolve(limit), majorMinor + " 0");
     }
   }
 
@@ -125,15 +129,10 @@ public final class EmulatedDisk implements Closeable {
   }
 
   @Override
-  public synchronized void close() throws IOException {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    Teardown.forget(this);
+  void release() throws IOException {
     IOException failure = null;
     try {
-      throttle(0, 0, 0, 0);
+      unthrottle();
     } catch (IOException e) {
       failure = e;
     }

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import org.spongefiles.integration.bench.SocketReads;
 
 /**
  * The raw-socket baseline of the remote-tier rows: a bare TCP peer on another emulated node. Per
@@ -40,7 +41,7 @@ public final class LinkPeer {
     try (SocketChannel c = channel) {
       while (true) {
         header.clear();
-        if (!readFully(c, header)) {
+        if (!SocketReads.readFully(c, header)) {
           return;
         }
         byte op = header.get(0);
@@ -64,14 +65,5 @@ public final class LinkPeer {
     } catch (IOException e) {
       // the client went away
     }
-  }
-
-  static boolean readFully(SocketChannel c, ByteBuffer buffer) throws IOException {
-    while (buffer.hasRemaining()) {
-      if (c.read(buffer) < 0) {
-        return false;
-      }
-    }
-    return true;
   }
 }

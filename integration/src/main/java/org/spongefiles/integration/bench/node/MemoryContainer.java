@@ -1,6 +1,5 @@
 package org.spongefiles.integration.bench.node;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,12 +21,11 @@ import java.util.concurrent.TimeUnit;
  * shared pool would count against whichever task spilled first. Benchmarks therefore prefault the
  * pool from outside the containers ({@link PoolPrefault}), as a node's sponge server would own it.
  */
-public final class MemoryContainer implements Closeable {
+public final class MemoryContainer extends HostResource {
   static final Path MEMORY = Path.of("/sys/fs/cgroup/memory");
 
   public final Path group;
   public final long limitBytes;
-  private boolean closed;
 
   private MemoryContainer(Path group, long limitBytes) {
     this.group = group;
@@ -43,13 +41,9 @@ public final class MemoryContainer implements Closeable {
       throw new IOException("Creating memory cgroup " + group + " failed: " + e, e);
     }
     MemoryContainer container = new MemoryContainer(group, limitBytes);
-    Teardown.register(container);
-    try {
-      EmulatedDisk.write(group.resolve("memory.limit_in_bytes"), Long.toString(limitBytes));
-    } catch (IOException e) {
-      container.close();
-      throw e;
-    }
+    container.open(
+        () ->
+            EmulatedDisk.write(group.resolve("memory.limit_in_bytes"), Long.toString(limitBytes)));
     return container;
   }
 
@@ -88,12 +82,7 @@ public final class MemoryContainer implements Closeable {
 
   /** Kills what is still in the group, then removes it. */
   @Override
-  public synchronized void close() throws IOException {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    Teardown.forget(this);
+  void release() throws IOException {
     remove(group);
   }
 

@@ -52,17 +52,13 @@ final class NodeCell {
   String details() {
     return String.format(
         Locale.ROOT,
-        "min=%.3f max=%.3f runs=%d reduce_phase_s stock=%.1f [%.1f-%.1f] ours=%.1f [%.1f-%.1f]"
+        "min=%.3f max=%.3f runs=%d reduce_phase_s stock=%s ours=%s"
             + " stock_reducer_disk_bytes=%d ours_spilled/input=%.3f",
         min(ratios),
         max(ratios),
         ratios.size(),
-        median(stock),
-        min(stock),
-        max(stock),
-        median(ours),
-        min(ours),
-        max(ours),
+        spread("%.1f [%.1f-%.1f]", stock),
+        spread("%.1f [%.1f-%.1f]", ours),
         stockDiskBytes,
         reduceInputBytes == 0 ? 0.0 : spilledBytes / (double) reduceInputBytes);
   }
@@ -71,18 +67,17 @@ final class NodeCell {
   String row() {
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %s | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.2f (%.2f-%.2f) |",
+        "| %s | %s | %s | %s | %s | %s |",
         disk,
         load,
         memory,
-        median(stock),
-        min(stock),
-        max(stock),
-        median(ours),
-        min(ours),
-        max(ours),
-        median(ratios),
-        min(ratios),
-        max(ratios));
+        spread("%.1f (%.1f-%.1f)", stock),
+        spread("%.1f (%.1f-%.1f)", ours),
+        spread("%.2f (%.2f-%.2f)", ratios));
+  }
+
+  /** {@code values}' median, min and max, in that order, formatted with {@code format}. */
+  private static String spread(String format, List<Double> values) {
+    return String.format(Locale.ROOT, format, median(values), min(values), max(values));
   }
 }

@@ -33,18 +33,6 @@ final class NodeProcess implements Closeable {
     this.lines = lines;
   }
 
-  /** A java command running {@code main} with this JVM's classpath. */
-  static List<String> java(List<String> jvmOptions, Class<?> main, List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(main.getName());
-    command.addAll(args);
-    return command;
-  }
-
   /** Starts {@code command} and waits for its {@code READY} line; it fails naming {@code log}. */
   static NodeProcess start(String name, List<String> command, Path log) throws IOException {
     Process process =

@@ -1,6 +1,5 @@
 package org.spongefiles.integration.bench.node;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +18,7 @@ import java.util.Locale;
  * spongebench-<pid>-rack<r>-node<n>}; interfaces live only inside them, so removing the namespaces
  * removes everything.
  */
-public final class RackNetwork implements Closeable {
+public final class RackNetwork extends HostResource {
   /** htb's quantum: bytes a class sends per round, above a veth's largest (GSO) packet. */
   static final int QUANTUM = 60000;
 
@@ -27,7 +26,6 @@ public final class RackNetwork implements Closeable {
   public final long bitsPerSecond;
   private final String switchNs;
   private final List<String> nodes = new ArrayList<>();
-  private boolean closed;
 
   private RackNetwork(int rack, long bitsPerSecond) {
     this.rack = rack;
@@ -42,13 +40,7 @@ public final class RackNetwork implements Closeable {
           "rack : " + rack + ", nodes : " + nodeCount + " (expected: 1-254 and 1-250)");
     }
     RackNetwork network = new RackNetwork(rack, bitsPerSecond);
-    Teardown.register(network);
-    try {
-      network.build(nodeCount);
-    } catch (IOException | RuntimeException e) {
-      network.close();
-      throw e;
-    }
+    network.open(() -> network.build(nodeCount));
     return network;
   }
 
@@ -143,12 +135,7 @@ public final class RackNetwork implements Closeable {
 
   /** Removes the namespaces (and with them every interface and qdisc of the rack). */
   @Override
-  public synchronized void close() throws IOException {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    Teardown.forget(this);
+  void release() throws IOException {
     IOException failure = null;
     List<String> all = namespaces();
     for (String namespace : all) {

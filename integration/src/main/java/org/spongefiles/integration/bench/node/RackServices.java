@@ -1,6 +1,5 @@
 package org.spongefiles.integration.bench.node;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.spongefiles.integration.bench.ChildProcesses;
 import org.spongefiles.server.ServerMain;
 
 /**
@@ -21,7 +21,7 @@ import org.spongefiles.server.ServerMain;
  * saw every server up. Closing stops every process, unmounts the pools and removes the run
  * directory; a {@link Teardown} hook does the same at exit and on Ctrl-C.
  */
-public final class RackServices implements Closeable {
+public final class RackServices extends HostResource {
   public static final int SERVER_PORT = 7071;
   public static final int SERVER_METRICS_PORT = 7072;
   public static final int TRACKER_PORT = 7073;
@@ -40,7 +40,6 @@ public final class RackServices implements Closeable {
   private final List<Path> mounted = new ArrayList<>();
   private final List<NodeProcess> servers = new ArrayList<>();
   private NodeProcess switchServices;
-  private boolean closed;
 
   private RackServices(RackNetwork network, Path dir) {
     this.network = network;
@@ -57,13 +56,7 @@ public final class RackServices implements Closeable {
         Files.createDirectories(
             parent.resolve(Teardown.prefix() + "rack" + network.rack + "-services"));
     RackServices services = new RackServices(network, dir);
-    Teardown.register(services);
-    try {
-      services.startAll(poolBytes);
-    } catch (IOException | RuntimeException e) {
-      services.close();
-      throw e;
-    }
+    services.open(() -> services.startAll(poolBytes));
     return services;
   }
 
@@ -86,7 +79,7 @@ public final class RackServices implements Closeable {
         NodeProcess.start(
             "rack " + network.rack + " services",
             network.inSwitch(
-                NodeProcess.java(
+                ChildProcesses.java(
                     jvm,
                     SwitchServicesMain.class,
                     List.of(
@@ -117,7 +110,7 @@ public final class RackServices implements Closeable {
       List<String> command =
           network.inNode(
               n,
-              NodeProcess.java(
+              ChildProcesses.java(
                   jvm,
                   ServerMain.class,
                   List.of(
@@ -256,12 +249,7 @@ public final class RackServices implements Closeable {
   }
 
   @Override
-  public synchronized void close() throws IOException {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    Teardown.forget(this);
+  void release() throws IOException {
     List<CompletableFuture<Void>> stopping = new ArrayList<>();
     for (NodeProcess server : servers) {
       stopping.add(CompletableFuture.runAsync(server::close));

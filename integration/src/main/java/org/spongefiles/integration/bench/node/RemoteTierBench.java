@@ -1,8 +1,6 @@
 package org.spongefiles.integration.bench.node;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.integration.bench.BenchReport;
+import org.spongefiles.integration.bench.ChildProcesses;
 
 /**
  * SpongeFiles' remote tier over a shaped rack link: for each link speed, a two-node rack ({@link
@@ -125,7 +124,7 @@ public final class RemoteTierBench {
                 "link peer",
                 rack.inNode(
                     2,
-                    NodeProcess.java(
+                    ChildProcesses.java(
                         List.of("-Xmx64m"),
                         LinkPeer.class,
                         List.of(Integer.toString(LINK_PEER_PORT)))),
@@ -153,7 +152,7 @@ public final class RemoteTierBench {
           probe(
               rack.inNode(
                   1,
-                  NodeProcess.java(
+                  ChildProcesses.java(
                       List.of("-Xmx512m", "-XX:MaxDirectMemorySize=256m"),
                       RemoteTransferProbe.class,
                       args)));
@@ -240,15 +239,7 @@ public final class RemoteTierBench {
 
   private static List<String> probe(List<String> command) throws IOException, InterruptedException {
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
-        lines.add(line);
-      }
-    }
+    List<String> lines = ChildProcesses.outputLines(process);
     int exit = process.waitFor();
     if (exit != 0) {
       throw new IOException("The remote transfer probe exited " + exit + ": " + lines);

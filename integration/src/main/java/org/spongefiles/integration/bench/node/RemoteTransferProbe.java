@@ -14,6 +14,7 @@ import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.integration.bench.SocketReads;
 
 /**
  * A task on an emulated node moving one SpongeFile of {@code <mib>} MiB to the remote tier and
@@ -150,7 +151,7 @@ public final class RemoteTransferProbe {
         writeFully(channel, direct);
       }
       ByteBuffer ack = ByteBuffer.allocate(1);
-      LinkPeer.readFully(channel, ack);
+      SocketReads.readFully(channel, ack);
       long t1 = System.nanoTime();
       header.clear();
       header.put((byte) 'R').putLong(bytes).flip();
@@ -159,7 +160,7 @@ public final class RemoteTransferProbe {
       byte[] block = new byte[MIB];
       for (int i = 0; i < mib; i++) {
         direct.clear();
-        LinkPeer.readFully(channel, direct);
+        SocketReads.readFully(channel, direct);
         direct.flip().get(block);
         crc.update(block, 0, MIB);
       }

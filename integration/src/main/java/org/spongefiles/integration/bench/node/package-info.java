@@ -6,10 +6,12 @@
  * org.spongefiles.integration.bench.node.RackNetwork}) whose nodes run their own sponge server on a
  * tmpfs pool, with ZooKeeper and the memory tracker in the switch namespace ({@link
  * org.spongefiles.integration.bench.node.RackServices}). Every host name starts with {@code
- * spongebench-<pid>-}; {@link org.spongefiles.integration.bench.node.Teardown} removes it all at
- * exit (Ctrl-C too) and {@link org.spongefiles.integration.bench.node.StaleResources} what a killed
- * run left. {@link org.spongefiles.integration.bench.node.EmulatorSupport} names what this host
- * cannot run. Benchmark code only: nothing here is needed by users at runtime, and nothing outside
- * the benchmarks imports it.
+ * spongebench-<pid>-}; what it makes is a {@link
+ * org.spongefiles.integration.bench.node.HostResource} that {@link
+ * org.spongefiles.integration.bench.node.Teardown} removes at exit (Ctrl-C too) and {@link
+ * org.spongefiles.integration.bench.node.StaleResources} what a killed run left. {@link
+ * org.spongefiles.integration.bench.node.EmulatorSupport} names what this host cannot run.
+ * Benchmark code only: nothing here is needed by users at runtime, and nothing outside the
+ * benchmarks imports it.
  */
 package org.spongefiles.integration.bench.node;

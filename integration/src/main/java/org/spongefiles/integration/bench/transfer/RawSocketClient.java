@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import org.spongefiles.integration.bench.SocketReads;
 
 /** The client side of {@link RawSocketServer}: one blocking channel, direct buffers. */
 final class RawSocketClient implements AutoCloseable {
@@ -25,7 +26,7 @@ final class RawSocketClient implements AutoCloseable {
       channel.write(new ByteBuffer[] {header, data});
     }
     ack.clear();
-    RawSocketServer.readFully(channel, ack);
+    SocketReads.readFully(channel, ack);
   }
 
   /** Asks for {@code dst.remaining()} bytes and reads them into {@code dst}. */
@@ -35,7 +36,7 @@ final class RawSocketClient implements AutoCloseable {
     while (header.hasRemaining()) {
       channel.write(header);
     }
-    RawSocketServer.readFully(channel, dst);
+    SocketReads.readFully(channel, dst);
   }
 
   @Override

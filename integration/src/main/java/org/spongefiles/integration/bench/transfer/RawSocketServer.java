@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import org.spongefiles.integration.bench.SocketReads;
 
 /**
  * The baseline of the server benchmarks: a bare loopback socket peer. For each request, a 5-byte
@@ -50,14 +51,14 @@ public final class RawSocketServer implements AutoCloseable {
       c.socket().setTcpNoDelay(true);
       while (true) {
         header.clear();
-        if (!readFully(c, header)) {
+        if (!SocketReads.readFully(c, header)) {
           return;
         }
         byte op = header.get(0);
         int length = header.getInt(1);
         data.clear().limit(length);
         if (op == 'W') {
-          readFully(c, data);
+          SocketReads.readFully(c, data);
           ack.clear();
           ack.put((byte) 1).flip();
           c.write(ack);
@@ -70,15 +71,6 @@ public final class RawSocketServer implements AutoCloseable {
     } catch (IOException e) {
       // client went away
     }
-  }
-
-  static boolean readFully(SocketChannel c, ByteBuffer buffer) throws IOException {
-    while (buffer.hasRemaining()) {
-      if (c.read(buffer) < 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.integration.bench.ChildProcesses;
 
 /**
  * The node emulator's setup and teardown, asserted on the host's state: a throttled loop-device
@@ -159,7 +160,7 @@ class NodeEmulatorTest {
       List<String> lines =
           runChild(
               rack.inNode(
-                  1, NodeProcess.java(List.of("-Xmx128m"), RemoteTransferProbe.class, command)));
+                  1, ChildProcesses.java(List.of("-Xmx128m"), RemoteTransferProbe.class, command)));
       assertThat(lines)
           .filteredOn(line -> line.startsWith("RESULT "))
           .singleElement()
@@ -216,27 +217,12 @@ class NodeEmulatorTest {
   }
 
   private static List<String> javaCommand(String mode) {
-    return new ArrayList<>(
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx64m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            NodeEmulatorChild.class.getName(),
-            mode));
+    return ChildProcesses.java(List.of("-Xmx64m"), NodeEmulatorChild.class, List.of(mode));
   }
 
   private static List<String> runChild(List<String> command) throws Exception {
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
-        lines.add(line);
-      }
-    }
+    List<String> lines = ChildProcesses.outputLines(process);
     assertThat(process.waitFor()).as("child exit, output %s", lines).isZero();
     return lines;
   }
