@@ -26,7 +26,7 @@ import org.spongefiles.core.testing.TestDirs;
  *
  * <p>The heaps are not tuned to the data: each is 0.8 of the one before, from {@value #TOP_MB} MB
  * (96, 77, 61, 49, 39 MB) until stock Pig fails. On this data (60,000 pages) stock Pig finished all
- * three queries at 56 MB and above in every attempt measured and at 52 MB and below in none (dying
+ * three queries at 56 MB and above in every attempt measured and at 50 MB and below in none (dying
  * in the first or second query, in the reduce's in-memory shuffle, where the finished map's 16 MB
  * sort buffer is still reachable through Pig's statics: docs/pig-databag.md, "Near the edge"), so
  * the descent normally ends at 49 MB. At the lowest heap where stock Pig finished, the recipe's
