@@ -30,14 +30,15 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
  *
  * <p>Then (or alone, with {@code bench.pig.part=recipe}) the recipe against stock Pig on the least
  * heap and the time at the same heap ({@link PigRecipeMeasure}): {@code BENCH
- * pig-recipe-least-heap} and {@code BENCH pig-recipe-time}.
+ * pig-recipe-least-heap} and {@code BENCH pig-recipe-time} ({@code bench.pig.part=recipe-time}: the
+ * time alone).
  *
  * <p>Properties: {@code bench.pig.pages} (3,000,000), {@code bench.pig.heap} (256m), {@code
  * bench.pig.reps} (2), {@code bench.pig.pool.size} (2g), {@code bench.pig.mode} (local), {@code
- * bench.pig.dir} (a temporary directory), {@code bench.pig.part} ({@code all}, {@code paper} or
- * {@code recipe}), {@code bench.pig.recipe.pages} (1,000,000), {@code bench.pig.recipe.heap.mb}
- * (256: the time's heap and the top of the least-heap search), {@code bench.pig.recipe.sort.mb}
- * (Hadoop's io.sort.mb for both variants there; 0: {@link PigJvm}'s 16).
+ * bench.pig.dir} (a temporary directory), {@code bench.pig.part} ({@code all}, {@code paper},
+ * {@code recipe} or {@code recipe-time}), {@code bench.pig.recipe.pages} (1,000,000), {@code
+ * bench.pig.recipe.heap.mb} (256: the time's heap and the top of the least-heap search), {@code
+ * bench.pig.recipe.sort.mb} (Hadoop's io.sort.mb for both variants there; 0: {@link PigJvm}'s 16).
  */
 public final class PigBench {
   private static final PigQuery[] QUERIES = {PigQuery.ANCHORTEXT, PigQuery.QUANTILES};
@@ -78,12 +79,18 @@ public final class PigBench {
   }
 
   private void run() throws Exception {
-    if (!part.equals("recipe")) {
+    if (!part.startsWith("recipe")) {
       paper();
     }
     if (!part.equals("paper")) {
-      new PigRecipeMeasure(dir, poolDir, poolSize, recipePages, recipeHeapMb, reps, recipeSortMb)
-          .run();
+      PigRecipeMeasure recipe =
+          new PigRecipeMeasure(
+              dir, poolDir, poolSize, recipePages, recipeHeapMb, reps, recipeSortMb);
+      if (part.equals("recipe-time")) {
+        recipe.runTimeOnly();
+      } else {
+        recipe.run();
+      }
     }
   }
 
