@@ -1,6 +1,7 @@
 package org.spongefiles.integration.bench.leaky;
 
 import java.io.IOException;
+import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
@@ -49,20 +50,20 @@ public final class LeakyJoinJob {
   /** CSV lines of one side of the join to records keyed by the URL they join on. */
   private abstract static class SideMapper extends Mapper<LongWritable, Text, UrlKey, VisitOrRank> {
     private final byte side;
+    private final BiFunction<String, VisitOrRank, Text> parse;
     private final UrlKey key = new UrlKey();
     private final VisitOrRank value = new VisitOrRank();
 
-    SideMapper(byte side) {
+    /** {@code parse} fills the value's side from a line and returns the URL to join on. */
+    SideMapper(byte side, BiFunction<String, VisitOrRank, Text> parse) {
       this.side = side;
+      this.parse = parse;
     }
-
-    /** Parses {@code line} into {@code value}'s side; returns the URL to join on. */
-    abstract Text parse(String line, VisitOrRank value);
 
     @Override
     protected void map(LongWritable offset, Text line, Context context)
         throws IOException, InterruptedException {
-      key.side(side).key().set(parse(line.toString(), value));
+      key.side(side).key().set(parse.apply(line.toString(), value));
       context.write(key, value);
     }
   }
@@ -70,24 +71,14 @@ public final class LeakyJoinJob {
   /** UserVisits CSV lines to build-side records keyed by destURL. */
   public static final class VisitsMapper extends SideMapper {
     public VisitsMapper() {
-      super(JoinKey.BUILD);
-    }
-
-    @Override
-    Text parse(String line, VisitOrRank value) {
-      return value.asBuild().parse(line).destUrl();
+      super(JoinKey.BUILD, (line, value) -> value.asBuild().parse(line).destUrl());
     }
   }
 
   /** Rankings CSV lines to probe-side records keyed by pageURL. */
   public static final class RankingsMapper extends SideMapper {
     public RankingsMapper() {
-      super(JoinKey.PROBE);
-    }
-
-    @Override
-    Text parse(String line, VisitOrRank value) {
-      return value.asProbe().parse(line).pageUrl();
+      super(JoinKey.PROBE, (line, value) -> value.asProbe().parse(line).pageUrl());
     }
   }
 
