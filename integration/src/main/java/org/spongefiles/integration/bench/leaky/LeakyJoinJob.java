@@ -95,26 +95,22 @@ public final class LeakyJoinJob {
 
   /** The join on the leaky buffer. */
   public static final class Leaky extends LeakyJoinReducer<Text, UserVisit, Ranking, Text, Text> {
-    private final Text out = new Text();
-
+    /** {@code visit} is deserialized from the buffer's bytes for this pair only. */
     @Override
     protected void join(Text url, UserVisit visit, Ranking ranking, Context context)
         throws IOException, InterruptedException {
-      out.set(joined(visit, ranking));
-      context.write(url, out);
+      context.write(url, new Text(joined(visit, ranking)));
     }
   }
 
   /** The same join on {@code HashMap<Text, List<UserVisit>>}. */
   public static final class Baseline
       extends HashMapJoinReducer<Text, UserVisit, Ranking, Text, Text> {
-    private final Text out = new Text();
-
+    /** {@code visit} is one of the HashMap's deserialized copies. */
     @Override
     protected void join(Text url, UserVisit visit, Ranking ranking, Context context)
         throws IOException, InterruptedException {
-      out.set(joined(visit, ranking));
-      context.write(url, out);
+      context.write(url, new Text(joined(visit, ranking)));
     }
   }
 
