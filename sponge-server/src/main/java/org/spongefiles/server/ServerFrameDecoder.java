@@ -3,19 +3,18 @@ package org.spongefiles.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.daemon.netty.InboundFrame;
+import org.spongefiles.daemon.netty.FrameDecoder;
 
 /**
- * The sponge server's frame decoder: the framing and limits of {@link
- * org.spongefiles.daemon.netty.FrameDecoder}, except that the data of an authenticated peer's WRITE
- * goes straight into the pool chunk it names instead of being gathered into a frame first.
+ * The sponge server's frame decoder: {@link FrameDecoder}'s framing and limits, except that the
+ * data of an authenticated peer's WRITE goes straight into the pool chunk it names instead of being
+ * gathered into a frame first.
  *
  * <pre>
  *  | header | WRITE head (chunk, offset) | data ........................ | next frame
@@ -31,7 +30,7 @@ import org.spongefiles.daemon.netty.InboundFrame;
  * meanwhile is never written; the rest of the data is dropped and the WRITE is refused. A WRITE
  * whose head names no chunk of the peer's is gathered whole and answered as any frame.
  */
-final class ServerFrameDecoder extends ByteToMessageDecoder {
+final class ServerFrameDecoder extends FrameDecoder {
   /** Where the data of an authenticated peer's WRITE goes. */
   interface WriteTargets {
     /**
@@ -73,17 +72,12 @@ final class ServerFrameDecoder extends ByteToMessageDecoder {
     }
   }
 
-  private final String peer;
-  private int maxPayload;
   private WriteTargets targets;
-  private boolean failed;
   private StreamedWrite write;
   private ByteBuf handedOut;
 
   ServerFrameDecoder(int maxPayload, String peer) {
-    this.maxPayload = maxPayload;
-    this.peer = peer;
-    setCumulator(COMPOSITE_CUMULATOR);
+    super(maxPayload, peer);
   }
 
   /**
@@ -91,7 +85,7 @@ final class ServerFrameDecoder extends ByteToMessageDecoder {
    * WRITE data into {@code targets}.
    */
   void authenticated(int maxPayload, WriteTargets targets) {
-    this.maxPayload = maxPayload;
+    setMaxPayload(maxPayload);
     this.targets = targets;
   }
 
@@ -102,7 +96,7 @@ final class ServerFrameDecoder extends ByteToMessageDecoder {
    */
   ByteBuf chunkReadBuffer() {
     handedOut = null;
-    if (failed || write == null || write.refusal != null || write.remaining() == 0) {
+    if (failed() || write == null || write.refusal != null || write.remaining() == 0) {
       return null;
     }
     if (!stillOwned()) {
@@ -133,55 +127,39 @@ final class ServerFrameDecoder extends ByteToMessageDecoder {
   }
 
   @Override
-  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out)
+  protected boolean continueFrame(ByteBuf in, List<Object> out) {
+    if (write == null) {
+      return false;
+    }
+    take(in, out);
+    return true;
+  }
+
+  @Override
+  protected boolean startFrame(
+      Opcode opcode, int flags, long requestId, int length, ByteBuf in, List<Object> out)
       throws WireException {
-    if (failed) {
-      in.skipBytes(in.readableBytes()); // the connection is closing; nothing more is read
-      return;
+    if (targets == null
+        || opcode != Opcode.WRITE
+        || (flags & Frame.FLAG_RESPONSE) != 0
+        || length < ChunkRange.WRITE_HEAD) {
+      return false;
     }
-    if (write != null) {
-      take(in, out);
-      return;
+    if (in.readableBytes() < Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD) {
+      return true; // wait for the head
     }
-    if (in.readableBytes() < Frame.HEADER_SIZE) {
-      return;
+    ChunkRange head =
+        ChunkRange.decodeWrite(
+            in.nioBuffer(in.readerIndex() + Frame.HEADER_SIZE, ChunkRange.WRITE_HEAD), peer());
+    ChunkRange range = new ChunkRange(head.chunk, head.offset, length - ChunkRange.WRITE_HEAD);
+    ByteBuffer target = targets.open(range);
+    if (target == null) {
+      return false; // gathered whole and refused as any WRITE
     }
-    int length;
-    try {
-      length =
-          Frame.checkHeader(in.nioBuffer(in.readerIndex(), Frame.HEADER_SIZE), maxPayload, peer);
-    } catch (WireException e) {
-      failed = true;
-      in.skipBytes(in.readableBytes());
-      throw e;
-    }
-    Opcode opcode = Opcode.fromCode(in.getByte(in.readerIndex() + 5));
-    int flags = in.getShort(in.readerIndex() + 6);
-    long requestId = in.getLong(in.readerIndex() + 8);
-    if (targets != null
-        && opcode == Opcode.WRITE
-        && (flags & Frame.FLAG_RESPONSE) == 0
-        && length >= ChunkRange.WRITE_HEAD) {
-      if (in.readableBytes() < Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD) {
-        return;
-      }
-      ChunkRange head =
-          ChunkRange.decodeWrite(
-              in.nioBuffer(in.readerIndex() + Frame.HEADER_SIZE, ChunkRange.WRITE_HEAD), peer);
-      ChunkRange range = new ChunkRange(head.chunk, head.offset, length - ChunkRange.WRITE_HEAD);
-      ByteBuffer target = targets.open(range);
-      if (target != null) {
-        in.skipBytes(Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD);
-        write = new StreamedWrite(requestId, range, target);
-        take(in, out);
-        return;
-      }
-    }
-    if (in.readableBytes() < Frame.HEADER_SIZE + length) {
-      return;
-    }
-    in.skipBytes(Frame.HEADER_SIZE);
-    out.add(new InboundFrame(opcode, flags, requestId, in.readRetainedSlice(length)));
+    in.skipBytes(Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD);
+    write = new StreamedWrite(requestId, range, target);
+    take(in, out);
+    return true;
   }
 
   /** Moves the current WRITE's data already read into its chunk; emits it when complete. */

@@ -19,7 +19,7 @@ import org.spongefiles.core.wire.WireException;
  *  after:   InboundFrame(op, flags, request id, payload slice of exactly length bytes)
  * </pre>
  */
-public final class FrameDecoder extends ByteToMessageDecoder {
+public class FrameDecoder extends ByteToMessageDecoder {
   private volatile int maxPayload;
   private final String peer;
   private boolean failed;
@@ -38,14 +38,24 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     this.maxPayload = maxPayload;
   }
 
+  /** The peer this decoder reads from, for error messages. */
+  protected final String peer() {
+    return peer;
+  }
+
+  /** True once a bad header was seen: the connection is closing and nothing more is decoded. */
+  protected final boolean failed() {
+    return failed;
+  }
+
   @Override
-  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out)
+  protected final void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out)
       throws WireException {
     if (failed) {
       in.skipBytes(in.readableBytes()); // the connection is closing; nothing more is read
       return;
     }
-    if (in.readableBytes() < Frame.HEADER_SIZE) {
+    if (continueFrame(in, out) || in.readableBytes() < Frame.HEADER_SIZE) {
       return;
     }
     int length;
@@ -57,13 +67,33 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       in.skipBytes(in.readableBytes());
       throw e;
     }
-    if (in.readableBytes() < Frame.HEADER_SIZE + length) {
-      return;
-    }
     Opcode opcode = Opcode.fromCode(in.getByte(in.readerIndex() + 5));
     int flags = in.getShort(in.readerIndex() + 6);
     long requestId = in.getLong(in.readerIndex() + 8);
+    if (startFrame(opcode, flags, requestId, length, in, out)
+        || in.readableBytes() < Frame.HEADER_SIZE + length) {
+      return;
+    }
     in.skipBytes(Frame.HEADER_SIZE);
     out.add(new InboundFrame(opcode, flags, requestId, in.readRetainedSlice(length)));
+  }
+
+  /**
+   * Called before a frame's header is read: true when a subclass consumes {@code in} itself (the
+   * rest of a frame it took over). By default false.
+   */
+  protected boolean continueFrame(ByteBuf in, List<Object> out) {
+    return false;
+  }
+
+  /**
+   * Called once a frame's header (at {@code in}'s reader index) is checked, before its payload is
+   * gathered: true when a subclass takes the frame over or waits for more bytes of it. By default
+   * false: the payload is gathered whole into an {@link InboundFrame}.
+   */
+  protected boolean startFrame(
+      Opcode opcode, int flags, long requestId, int length, ByteBuf in, List<Object> out)
+      throws WireException {
+    return false;
   }
 }
