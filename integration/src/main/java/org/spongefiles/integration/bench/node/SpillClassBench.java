@@ -27,16 +27,16 @@ import org.spongefiles.integration.bench.transfer.SpillBench;
  * devices and blkio) it prints one NOT RUN line per missing piece.
  *
  * <p>Properties: {@code bench.disk.classes} (hdd,sata-ssd,nvme), {@code bench.spill.iterations}
- * (300) and {@code bench.spill.warmup} (50) spills per disk row, {@code bench.spill.mib} (128),
+ * (1000) and {@code bench.spill.warmup} (200) spills per disk row, {@code bench.spill.mib} (256),
  * {@code bench.spill.runs} (3), {@code bench.node.dir} (java.io.tmpdir, where the images go).
  */
 public final class SpillClassBench {
   private static final int MIB = 1 << 20;
   private static final double MB = 1e6;
 
-  private final int iterations = Integer.getInteger("bench.spill.iterations", 300);
-  private final int warmup = Integer.getInteger("bench.spill.warmup", 50);
-  private final int mib = Integer.getInteger("bench.spill.mib", 128);
+  private final int iterations = Integer.getInteger("bench.spill.iterations", 1000);
+  private final int warmup = Integer.getInteger("bench.spill.warmup", 200);
+  private final int mib = Integer.getInteger("bench.spill.mib", 256);
   private final int runs = Integer.getInteger("bench.spill.runs", 3);
   private final Path imageDir =
       Path.of(System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir")));
