@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A spill disk of one {@link DiskClass}: a sparse ext4 image attached to a loop device with {@code
@@ -126,6 +129,22 @@ public final class EmulatedDisk extends HostResource {
     HostCommand.run("sync", "-f", mount.toString());
     HostCommand.run("umount", mount.toString());
     HostCommand.run("mount", device, mount.toString());
+  }
+
+  /**
+   * Drops the cached pages of every file on this disk while keeping it mounted (for files a process
+   * holds open, which {@link #dropCache()} cannot unmount under): each file is synced, then {@code
+   * dd iflag=nocache count=0} advises the kernel to drop its pages.
+   */
+  public void dropFileCaches() throws IOException {
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(mount)) {
+      files = walk.filter(Files::isRegularFile).collect(Collectors.toList());
+    }
+    for (Path file : files) {
+      HostCommand.run("sync", file.toString());
+      HostCommand.run("dd", "if=" + file, "iflag=nocache", "count=0", "status=none");
+    }
   }
 
   @Override

@@ -229,7 +229,7 @@ public final class RemoteTierBench {
   }
 
   /** Per run: our bandwidth / the raw socket's (= raw seconds / our seconds). */
-  private static List<Double> ratios(List<Double> raw, List<Double> ours) {
+  static List<Double> ratios(List<Double> raw, List<Double> ours) {
     List<Double> ratios = new ArrayList<>();
     for (int i = 0; i < raw.size(); i++) {
       ratios.add(raw.get(i) / ours.get(i));

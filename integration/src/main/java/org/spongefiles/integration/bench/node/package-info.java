@@ -10,7 +10,9 @@
  * org.spongefiles.integration.bench.node.HostResource} that {@link
  * org.spongefiles.integration.bench.node.Teardown} removes at exit (Ctrl-C too) and {@link
  * org.spongefiles.integration.bench.node.StaleResources} what a killed run left. {@link
- * org.spongefiles.integration.bench.node.EmulatorSupport} names what this host cannot run.
+ * org.spongefiles.integration.bench.node.EmulatorSupport} names what this host cannot run. The
+ * benchmarks on it: DiskClassBench (raw disk per class), SpillClassBench (SpillBench's disk rows
+ * and read-back per class), NodeSweep (the median job per cell), RemoteTierBench (the rack links).
  * Benchmark code only: nothing here is needed by users at runtime, and nothing outside the
  * benchmarks imports it.
  */

@@ -1,5 +1,6 @@
 package org.spongefiles.integration.bench.transfer;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
@@ -23,38 +24,78 @@ import org.spongefiles.integration.bench.BenchReport;
  * random offset (as the paper did) for the disk.
  *
  * <p>Properties: {@code bench.iterations} (10000), {@code bench.warmup} (2000), {@code
- * bench.pool.dir} (/dev/shm), {@code bench.disk.dir} (java.io.tmpdir).
+ * bench.pool.dir} (/dev/shm), {@code bench.disk.dir} (java.io.tmpdir). The disk rows alone, on a
+ * directory of the caller's choosing, are {@link #diskRows}; {@code node.SpillClassBench} runs them
+ * on each emulated disk class.
  */
-public final class SpillBench {
+public final class SpillBench implements Closeable {
   private static final int MIB = 1 << 20;
 
-  private final int iterations = Integer.getInteger("bench.iterations", 10_000);
-  private final int warmup = Integer.getInteger("bench.warmup", 2_000);
+  private final int iterations;
+  private final int warmup;
   private final byte[] source = new byte[MIB];
   private final byte[] target = new byte[MIB];
   private final Path poolDir;
   private final Path diskDir;
 
-  private SpillBench() throws IOException {
+  /**
+   * A bench of {@code iterations} measured spills after {@code warmup} unmeasured ones, its disk
+   * tier in a new directory under {@code diskParent}; {@link #close()} removes what it made.
+   */
+  public SpillBench(Path diskParent, int iterations, int warmup) throws IOException {
+    this.iterations = iterations;
+    this.warmup = warmup;
     new SplittableRandom(42).nextBytes(source);
     Path shm = Path.of(System.getProperty("bench.pool.dir", "/dev/shm"));
     poolDir =
         Files.createTempDirectory(
-            Files.isDirectory(shm) ? shm : Path.of("/tmp"), "spillbench-pool-");
-    diskDir =
-        Files.createTempDirectory(
-            Path.of(System.getProperty("bench.disk.dir", System.getProperty("java.io.tmpdir"))),
-            "spillbench-disk-");
+            Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
+            "spillbench-pool-");
+    diskDir = Files.createTempDirectory(diskParent, "spillbench-disk-");
   }
 
   public static void main(String[] args) throws Exception {
     BenchReport.machine();
-    SpillBench bench = new SpillBench();
-    try {
+    try (SpillBench bench =
+        new SpillBench(
+            Path.of(System.getProperty("bench.disk.dir", System.getProperty("java.io.tmpdir"))),
+            Integer.getInteger("bench.iterations", 10_000),
+            Integer.getInteger("bench.warmup", 2_000))) {
       bench.run();
-    } finally {
-      bench.cleanUp();
     }
+  }
+
+  /**
+   * The disk-write and disk-read rows alone, each beside a raw file write or read at a random
+   * offset in the same directory, reported as {@code BENCH <prefix>disk-write} and {@code
+   * <prefix>disk-read}.
+   */
+  public void diskRows(String prefix) throws IOException {
+    Timing[] disk = diskRound();
+    for (Timing t : disk) {
+      BenchReport.info("%s", t.summary());
+    }
+    reportDisk(prefix, disk);
+  }
+
+  private void reportDisk(String prefix, Timing[] disk) {
+    report(prefix + "disk-write", disk[2], disk[0], "baseline=raw-file-write-at-random-offset");
+    report(prefix + "disk-read", disk[3], disk[1], "baseline=raw-file-read-at-random-offset");
+  }
+
+  /** The 1 MiB of pseudo-random bytes every spill writes. */
+  public byte[] chunk() {
+    return source.clone();
+  }
+
+  /** A task spilling to the disk tier only, in this bench's disk directory. */
+  public SpongeTask openDiskTask() throws IOException {
+    return openTask("disk", false);
+  }
+
+  /** The directory the disk tier and the raw baseline file write to. */
+  public Path diskDir() {
+    return diskDir;
   }
 
   private void run() throws Exception {
@@ -77,8 +118,7 @@ public final class SpillBench {
     report("pool-read", memory[3], memory[1], "checksum=off");
     report("pool-write-crc", memory[4], memory[0], "checksum=on");
     report("pool-read-crc", memory[5], memory[1], "checksum=on");
-    report("disk-write", disk[2], disk[0], "baseline=raw-file-write-at-random-offset");
-    report("disk-read", disk[3], disk[1], "baseline=raw-file-read-at-random-offset");
+    reportDisk("", disk);
   }
 
   private static void report(String measure, Timing ours, Timing baseline, String details) {
@@ -222,7 +262,8 @@ public final class SpillBench {
     Arrays.fill(target, (byte) 0);
   }
 
-  private void cleanUp() throws IOException {
+  @Override
+  public void close() throws IOException {
     org.apache.commons.io.FileUtils.deleteDirectory(poolDir.toFile());
     org.apache.commons.io.FileUtils.deleteDirectory(diskDir.toFile());
   }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -68,6 +71,30 @@ class NodeEmulatorTest {
       assertThat(disk.limit("blkio.throttle.write_bps_device")).isZero();
       assertThat(disk.limit("blkio.throttle.read_iops_device")).isZero();
     }
+  }
+
+  @Test
+  void fileCachesAreDroppedWhileAFileStaysOpen() throws IOException {
+    try (EmulatedDisk disk = EmulatedDisk.create(DiskClass.NVME, "cache", 32L << 20, dir)) {
+      Path file = disk.mount.resolve("open");
+      byte[] data = new byte[4 << 20];
+      Arrays.fill(data, (byte) 3);
+      try (FileChannel channel =
+          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        channel.write(ByteBuffer.wrap(data));
+        assertThat(cachedBytes(file)).isEqualTo(data.length);
+        disk.dropFileCaches();
+        assertThat(cachedBytes(file)).isZero();
+        assertThat(channel.isOpen()).isTrue();
+      }
+      assertThat(Files.readAllBytes(file)).isEqualTo(data);
+    }
+  }
+
+  private static long cachedBytes(Path file) throws IOException {
+    return Long.parseLong(
+        HostCommand.run("fincore", "--bytes", "--noheadings", "--output", "RES", file.toString())
+            .trim());
   }
 
   @Test
