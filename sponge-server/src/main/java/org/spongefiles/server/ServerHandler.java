@@ -59,7 +59,7 @@ final class ServerHandler extends RequestHandler {
   private long session;
   private String nodeKey;
   private int host;
-  private int inFlight;
+  private int handling; // requests being handled now; a WRITE still receiving data is not one
 
   /** What an authenticated connection may use, and how long a stranger may take to become one. */
   static final class Limits {
@@ -132,7 +132,8 @@ final class ServerHandler extends RequestHandler {
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
     if (event instanceof IdleStateEvent) {
-      if (inFlight == 0) {
+      // A WRITE whose data stopped arriving is idle too: its peer sent nothing for the timeout.
+      if (handling == 0) {
         LOG.debug("Closing connection from {}: idle", peer);
         ctx.close();
       }
@@ -158,9 +159,7 @@ final class ServerHandler extends RequestHandler {
     public ByteBuffer open(ChunkRange range) {
       try {
         owner = service.existingOwner(hello, session, nodeKey, host);
-        ByteBuffer target = service.writeTarget(owner, range, peer);
-        inFlight++; // until written() answers it
-        return target;
+        return service.writeTarget(owner, range, peer);
       } catch (WireException e) {
         return null; // the WRITE arrives whole and serve() refuses it
       }
@@ -183,8 +182,7 @@ final class ServerHandler extends RequestHandler {
         reply(ctx, Opcode.WRITTEN, write.requestId, ByteBuffer.allocate(0));
       }
     } finally {
-      inFlight--;
-      if (server.isDraining() && inFlight == 0) {
+      if (server.isDraining()) {
         ctx.channel().close();
       }
     }
@@ -192,7 +190,7 @@ final class ServerHandler extends RequestHandler {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
-    inFlight++;
+    handling++;
     try {
       requireRequest(frame);
       if (hello == null) {
@@ -207,8 +205,8 @@ final class ServerHandler extends RequestHandler {
       LOG.warn("Request {} from {} failed", frame, peer, e);
       fail(ctx, frame.requestId, new WireException(ErrorCode.INTERNAL, peer, e.toString()));
     } finally {
-      inFlight--;
-      if (server.isDraining() && inFlight == 0) {
+      handling--;
+      if (server.isDraining() && handling == 0) {
         ctx.channel().close();
       }
     }
@@ -346,7 +344,11 @@ final class ServerHandler extends RequestHandler {
     ctx.fireChannelWritabilityChanged();
   }
 
+  /**
+   * True unless a request is being handled now; a WRITE whose data is still arriving is not handled
+   * yet, so shutdown closes its connection at once (the client sees the WRITE fail).
+   */
   boolean isIdle() {
-    return inFlight == 0;
+    return handling == 0;
   }
 }

@@ -332,6 +332,11 @@ public final class SpongeServer implements RunningDaemon {
     channel.close();
   }
 
+  /** The open client connections (for tests that act on the server's side of one). */
+  ChannelGroup connections() {
+    return channels;
+  }
+
   /** The address the server listens on. */
   public InetSocketAddress address() {
     return (InetSocketAddress) serverChannel.localAddress();
