@@ -60,6 +60,7 @@ final class ServerHandler extends RequestHandler {
   private String nodeKey;
   private int host;
   private int handling; // requests being handled now; a WRITE still receiving data is not one
+  private ChunkRange streaming; // the WRITE receiving data into its (pinned) chunk
 
   /** What an authenticated connection may use, and how long a stranger may take to become one. */
   static final class Limits {
@@ -125,6 +126,7 @@ final class ServerHandler extends RequestHandler {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     handshakeDeadline.cancel(false);
+    endStreaming();
     metrics.connections.dec();
     ctx.fireChannelInactive();
   }
@@ -159,7 +161,9 @@ final class ServerHandler extends RequestHandler {
     public ByteBuffer open(ChunkRange range) {
       try {
         owner = service.existingOwner(hello, session, nodeKey, host);
-        return service.writeTarget(owner, range, peer);
+        ByteBuffer target = service.writeTarget(owner, range, peer);
+        streaming = range; // pinned until written() or the connection closes
+        return target;
       } catch (WireException e) {
         return null; // the WRITE arrives whole and serve() refuses it
       }
@@ -182,9 +186,17 @@ final class ServerHandler extends RequestHandler {
         reply(ctx, Opcode.WRITTEN, write.requestId, ByteBuffer.allocate(0));
       }
     } finally {
+      endStreaming();
       if (server.isDraining()) {
         ctx.channel().close();
       }
+    }
+  }
+
+  private void endStreaming() {
+    if (streaming != null) {
+      service.unpin(streaming);
+      streaming = null;
     }
   }
 
@@ -281,7 +293,16 @@ final class ServerHandler extends RequestHandler {
           ChunkRange range = ChunkRange.decodeRead(body, peer);
           ByteBuffer bytes =
               service.read(service.existingOwner(hello, session, nodeKey, host), range, peer);
-          ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes));
+          boolean queued = false;
+          try {
+            ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes))
+                .addListener(sent -> service.unpin(range)); // sent, or dropped with the connection
+            queued = true;
+          } finally {
+            if (!queued) {
+              service.unpin(range);
+            }
+          }
           break;
         }
       case FREE:

@@ -103,6 +103,10 @@ final class RawClient implements AutoCloseable {
     }
   }
 
+  int localPort() {
+    return socket.getLocalPort();
+  }
+
   @Override
   public void close() throws IOException {
     socket.close();
