@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,7 +132,6 @@ class ReadAfterFreeTest {
     for (ChunkHandle handle : taken) {
       write(other, handle, theirs);
     }
-    assertThat(taken).extracting(h -> h.index).doesNotContain(chunk.index);
 
     int data = 0;
     for (int i = 0; i < READS; i++) {
@@ -142,13 +142,16 @@ class ReadAfterFreeTest {
         assertThat(reply.error().code()).isEqualTo(ErrorCode.NO_SUCH_CHUNK);
       } else {
         assertThat(reply.opcode).isEqualTo(Opcode.DATA);
-        assertThat(toArray(reply.payload))
-            .as("reply %d carries the reader's own bytes", i)
-            .isEqualTo(own);
+        assertThat(crc(toArray(reply.payload)))
+            .as(
+                "checksum of reply %d: the reader's own bytes (%x), not the other's (%x)",
+                i, crc(own), crc(theirs))
+            .isEqualTo(crc(own));
         data++;
       }
     }
     assertThat(data).as("replies queued before the FREE").isGreaterThan(0);
+    assertThat(taken).extracting(h -> h.index).doesNotContain(chunk.index);
     deadline = System.nanoTime() + 10_000_000_000L;
     while (server.pool().freeChunks() == 0 && System.nanoTime() < deadline) {
       Thread.sleep(5);
@@ -157,6 +160,12 @@ class ReadAfterFreeTest {
         .as("the chunk returns to the pool after its last reply")
         .isEqualTo(1);
     assertThat(allocate(other, 1)).extracting(h -> h.index).containsExactly(chunk.index);
+  }
+
+  private static long crc(byte[] bytes) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes);
+    return crc.getValue();
   }
 
   private static byte[] toArray(ByteBuffer buffer) {
