@@ -177,6 +177,7 @@ final class ServerHandler extends RequestHandler {
 
   /** Answers a WRITE whose data {@link ServerFrameDecoder} received into the pool (or dropped). */
   private void written(ChannelHandlerContext ctx, ServerFrameDecoder.StreamedWrite write) {
+    endStreaming(); // the data is in the chunk or dropped: done with it before answering
     try {
       if (write.refusal() != null) {
         fail(ctx, write.requestId, write.refusal());
@@ -186,7 +187,6 @@ final class ServerHandler extends RequestHandler {
         reply(ctx, Opcode.WRITTEN, write.requestId, ByteBuffer.allocate(0));
       }
     } finally {
-      endStreaming();
       if (server.isDraining()) {
         ctx.channel().close();
       }

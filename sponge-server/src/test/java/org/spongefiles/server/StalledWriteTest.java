@@ -17,6 +17,7 @@ import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
+import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
@@ -57,7 +58,10 @@ class StalledWriteTest {
    * Authenticates, allocates a chunk and sends a whole-chunk WRITE's head and {@link #SENT} bytes.
    */
   private static ChunkHandle stallAWrite(RawClient client) throws Exception {
-    client.hello(hello());
+    return stallAWrite(client, client.hello(hello()));
+  }
+
+  private static ChunkHandle stallAWrite(RawClient client, byte[] ticket) throws Exception {
     client.send(Opcode.ALLOCATE, 0, 2, ByteBuffer.allocate(4).putInt(1).array());
     RawClient.Received allocated = client.receive();
     assertThat(allocated.opcode).isEqualTo(Opcode.ALLOCATED);
@@ -107,6 +111,50 @@ class StalledWriteTest {
         assertThat(bytes.get(i)).as("byte %d", i).isEqualTo(i < SENT ? (byte) 0x5A : 0);
       }
     }
+  }
+
+  @Test
+  void aChunkFreedWhileItsWriteDataArrivesTakesNoMoreOfItAndReturnsToThePoolAfterIt()
+      throws Exception {
+    SpongeServer server = fixture.start("node-a", 4);
+    try (RawClient writer = new RawClient(server.address());
+        RawClient sameSession = new RawClient(server.address())) {
+      byte[] ticket = writer.hello(hello());
+      ChunkHandle chunk = stallAWrite(writer, ticket);
+      ByteBuffer bytes = server.pool().chunkBuffer(chunk.index);
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (bytes.get(SENT - 1) != 0x5A && System.nanoTime() < deadline) {
+        Thread.sleep(5); // until the WRITE is streaming into the chunk
+      }
+      Hello again = hello();
+      sameSession.hello(
+          new Hello(
+              again.livenessEndpoint,
+              again.pid,
+              again.startMillis,
+              again.taskHash,
+              again.taskId,
+              ticket,
+              again.clientNonce,
+              again.proof));
+      sameSession.send(Opcode.FREE, 0, 4, toArray(ChunkHandles.encode(List.of(chunk))));
+      RawClient.Received freed = sameSession.receive();
+      assertThat(freed.opcode).isEqualTo(Opcode.FREED);
+      assertThat(freed.payload.getInt()).isEqualTo(1);
+      assertThat(server.pool().freeChunks()).as("still receiving into it").isEqualTo(3);
+
+      writer.sendRaw(new byte[CHUNK - SENT]); // the rest of the data: zeros
+      RawClient.Received refused = writer.receive();
+      assertThat(refused.opcode).isEqualTo(Opcode.ERROR);
+      assertThat(refused.error().code()).isEqualTo(ErrorCode.NO_SUCH_CHUNK);
+      assertThat(server.pool().freeChunks()).as("back in the pool after its data").isEqualTo(4);
+    }
+  }
+
+  private static byte[] toArray(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.get(bytes);
+    return bytes;
   }
 
   @Test
