@@ -23,6 +23,10 @@ import org.spongefiles.core.wire.WireException;
  * the owner entry and generation). A chunk's owner records the session the server issued, not the
  * task the client names, so no client can touch a chunk of a session it was not issued. Clients
  * name chunks by their protocol handle; this is where a handle becomes a pool chunk and back.
+ *
+ * <p>A chunk with a READ reply or a WRITE's data in flight is pinned ({@link ChunkPins}): a FREE of
+ * it is answered at once, the chunk is gone for the client, and it returns to the pool after the
+ * last pin.
  */
 final class PoolService {
   static final int MAX_ALLOCATE = 1024;
@@ -34,6 +38,7 @@ final class PoolService {
   private final long nodeQuotaChunks;
   private final QuotaLedger ledger;
   private final ServerMetrics metrics;
+  private final ChunkPins pins;
 
   PoolService(
       SharedPool pool,
@@ -42,7 +47,8 @@ final class PoolService {
       long quotaBytes,
       long nodeQuotaBytes,
       QuotaLedger ledger,
-      ServerMetrics metrics) {
+      ServerMetrics metrics,
+      ChunkPins pins) {
     this.pool = pool;
     this.endpoint = endpoint;
     this.rack = rack;
@@ -50,6 +56,7 @@ final class PoolService {
     this.nodeQuotaChunks = nodeQuotaBytes == 0 ? 0 : Math.max(1, nodeQuotaBytes / pool.chunkSize());
     this.ledger = ledger;
     this.metrics = metrics;
+    this.pins = pins;
   }
 
   /**
@@ -150,17 +157,22 @@ final class PoolService {
   }
 
   void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
-    data.getBytes(data.readerIndex(), writeTarget(owner, range, peer));
+    ByteBuffer target = writeTarget(owner, range, peer);
+    try {
+      data.getBytes(data.readerIndex(), target);
+    } finally {
+      unpin(range);
+    }
     written(range);
   }
 
   /**
    * The pool bytes of {@code range} (position 0, limit its length) for a WRITE's data, after the
-   * checks of {@link #write}; {@link #written} counts them once they are in.
+   * checks of {@link #write}; {@link #written} counts them once they are in. The chunk stays pinned
+   * until {@link #unpin}.
    */
   ByteBuffer writeTarget(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
-    range.checkWithin(pool.chunkSize(), peer);
-    checkOwned(owner, range, peer);
+    pinOwned(owner, range, peer);
     ByteBuffer target = pool.chunkBuffer(range.chunk.index);
     target.position(range.offset).limit(range.offset + range.length);
     return target.slice();
@@ -179,19 +191,27 @@ final class PoolService {
     metrics.bytesWritten.inc(range.length);
   }
 
-  /** A read-only view of the range, sent without copying. */
+  /**
+   * A read-only view of the range, sent without copying; the chunk stays pinned until {@link
+   * #unpin}, to be called once the view is sent or dropped.
+   */
   ByteBuffer read(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
-    range.checkWithin(pool.chunkSize(), peer);
-    if (owner == null) {
-      throw noSuchChunk(range.chunk, peer);
-    }
-    requireOwned(owner, range.chunk, peer);
+    pinOwned(owner, range, peer);
     ByteBuffer view = pool.chunkBuffer(range.chunk.index).asReadOnlyBuffer();
     view.position(range.offset).limit(range.offset + range.length);
     metrics.bytesRead.inc(range.length);
     return view.slice();
   }
 
+  /** Ends the I/O of a {@link #read} or {@link #writeTarget} on the chunk of {@code range}. */
+  void unpin(ChunkRange range) {
+    pins.unpin(range.chunk.index);
+  }
+
+  /**
+   * Frees the chunks {@code owner} holds among {@code handles}; a pinned one is gone for the client
+   * at once and returns to the pool after its last pin.
+   */
   int free(ChunkOwner owner, List<ChunkHandle> handles) throws IOException {
     if (owner == null || handles.isEmpty()) {
       return 0;
@@ -200,7 +220,12 @@ final class PoolService {
     for (ChunkHandle handle : handles) {
       chunks.add(poolChunk(handle));
     }
-    int freed = pool.free(owner, chunks);
+    int freed =
+        pins.release(
+            chunks,
+            PoolChunk::index,
+            chunk -> pool.isOwnedBy(chunk, owner),
+            some -> pool.free(owner, some));
     ledger.subtract(owner, freed);
     return freed;
   }
@@ -235,8 +260,22 @@ final class PoolService {
     return new PoolChunk(handle.index, handle.generation);
   }
 
+  /** Checks {@code range} and pins its chunk if {@code owner} owns it; pin first, then check. */
+  private void pinOwned(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
+    range.checkWithin(pool.chunkSize(), peer);
+    if (owner == null || !pins.pin(range.chunk.index)) {
+      throw noSuchChunk(range.chunk, peer);
+    }
+    try {
+      requireOwned(owner, range.chunk, peer);
+    } catch (WireException | RuntimeException e) {
+      pins.unpin(range.chunk.index);
+      throw e;
+    }
+  }
+
   private void requireOwned(ChunkOwner owner, ChunkHandle chunk, String peer) throws WireException {
-    if (!pool.isOwnedBy(poolChunk(chunk), owner)) {
+    if (pins.isReleased(chunk.index) || !pool.isOwnedBy(poolChunk(chunk), owner)) {
       throw noSuchChunk(chunk, peer);
     }
   }

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.OwnerEntry;
+import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -31,6 +33,7 @@ final class Reclaimer implements Runnable {
   private final ClusterSecret secret;
   private final RemoteSettings remote;
   private final long graceMillis;
+  private final ChunkPins pins;
   private final Map<Integer, Long> unreachableSince = new HashMap<>();
 
   Reclaimer(
@@ -40,7 +43,8 @@ final class Reclaimer implements Runnable {
       ClientIdentity self,
       ClusterSecret secret,
       RemoteSettings remote,
-      long graceMillis) {
+      long graceMillis,
+      ChunkPins pins) {
     this.pool = pool;
     this.ledger = ledger;
     this.metrics = metrics;
@@ -48,6 +52,7 @@ final class Reclaimer implements Runnable {
     this.secret = secret;
     this.remote = remote;
     this.graceMillis = graceMillis;
+    this.pins = pins;
   }
 
   @Override
@@ -61,8 +66,9 @@ final class Reclaimer implements Runnable {
 
   /** One sweep; returns the chunks freed. */
   synchronized int sweep() throws IOException {
-    int local = pool.reclaimOrphans();
+    int local = reclaim(deadLocalOwners());
     if (local > 0) {
+      LOG.info("Reclaimed {} chunk(s) of dead processes of this node", local);
       metrics.reclaimed.labelValues("local").inc(local);
     }
     int remoteFreed = 0;
@@ -74,6 +80,26 @@ final class Reclaimer implements Runnable {
     }
     ledger.rebuild(pool.owners());
     return local + remoteFreed;
+  }
+
+  /** Frees the chunks of {@code dead}; one with I/O in flight when its last I/O ends. */
+  private int reclaim(List<OwnerEntry> dead) throws IOException {
+    return pins.release(dead, OwnerEntry::chunk, entry -> true, pool::reclaim);
+  }
+
+  /** The entries of this node's owners whose processes are gone (by pid and start time). */
+  private List<OwnerEntry> deadLocalOwners() {
+    List<OwnerEntry> dead = new ArrayList<>();
+    Map<ChunkOwner, Boolean> alive = new HashMap<>();
+    for (OwnerEntry entry : pool.owners()) {
+      ChunkOwner owner = entry.owner();
+      if (owner.isLocal()
+          && !alive.computeIfAbsent(
+              owner, o -> ProcessLiveness.isAlive(o.pid(), o.startMillis()))) {
+        dead.add(entry);
+      }
+    }
+    return dead;
   }
 
   private Map<Integer, List<OwnerEntry>> remoteOwnersByHost() {
@@ -104,7 +130,7 @@ final class Reclaimer implements Runnable {
             e.getMessage());
         return 0;
       }
-      int freed = pool.reclaim(entries);
+      int freed = reclaim(entries);
       unreachableSince.remove(host);
       LOG.warn(
           "Reclaimed {} chunk(s) of owners on {}, unreachable for more than {} ms",
@@ -120,7 +146,7 @@ final class Reclaimer implements Runnable {
         dead.add(entries.get(i));
       }
     }
-    int freed = pool.reclaim(dead);
+    int freed = reclaim(dead);
     if (freed > 0) {
       LOG.info("Reclaimed {} chunk(s) of dead tasks on {}", freed, node);
     }

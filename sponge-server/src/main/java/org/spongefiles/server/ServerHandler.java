@@ -60,7 +60,8 @@ final class ServerHandler extends RequestHandler {
   private long session;
   private String nodeKey;
   private int host;
-  private int inFlight;
+  private int handling; // requests being handled now; a WRITE still receiving data is not one
+  private ChunkRange streaming; // the WRITE receiving data into its (pinned) chunk
 
   /** What an authenticated connection may use, and how long a stranger may take to become one. */
   static final class Limits {
@@ -126,6 +127,7 @@ final class ServerHandler extends RequestHandler {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     handshakeDeadline.cancel(false);
+    endStreaming();
     metrics.connections.dec();
     ctx.fireChannelInactive();
   }
@@ -133,7 +135,8 @@ final class ServerHandler extends RequestHandler {
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
     if (event instanceof IdleStateEvent) {
-      if (inFlight == 0) {
+      // A WRITE whose data stopped arriving is idle too: its peer sent nothing for the timeout.
+      if (handling == 0) {
         LOG.debug("Closing connection from {}: idle", peer);
         ctx.close();
       }
@@ -160,7 +163,7 @@ final class ServerHandler extends RequestHandler {
       try {
         owner = service.existingOwner(hello, session, nodeKey, host);
         ByteBuffer target = service.writeTarget(owner, range, peer);
-        inFlight++; // until written() answers it
+        streaming = range; // pinned until written() or the connection closes
         return target;
       } catch (WireException e) {
         return null; // the WRITE arrives whole and serve() refuses it
@@ -175,6 +178,7 @@ final class ServerHandler extends RequestHandler {
 
   /** Answers a WRITE whose data {@link ServerFrameDecoder} received into the pool (or dropped). */
   private void written(ChannelHandlerContext ctx, ServerFrameDecoder.StreamedWrite write) {
+    endStreaming(); // the data is in the chunk or dropped: done with it before answering
     try {
       if (write.refusal() != null) {
         fail(ctx, write.requestId, write.refusal());
@@ -184,16 +188,22 @@ final class ServerHandler extends RequestHandler {
         reply(ctx, Opcode.WRITTEN, write.requestId, ByteBuffer.allocate(0));
       }
     } finally {
-      inFlight--;
-      if (server.isDraining() && inFlight == 0) {
+      if (server.isDraining()) {
         ctx.channel().close();
       }
     }
   }
 
+  private void endStreaming() {
+    if (streaming != null) {
+      service.unpin(streaming);
+      streaming = null;
+    }
+  }
+
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame) {
-    inFlight++;
+    handling++;
     try {
       requireRequest(frame);
       if (hello == null) {
@@ -208,8 +218,8 @@ final class ServerHandler extends RequestHandler {
       LOG.warn("Request {} from {} failed", frame, peer, e);
       fail(ctx, frame.requestId, new WireException(ErrorCode.INTERNAL, peer, e.toString()));
     } finally {
-      inFlight--;
-      if (server.isDraining() && inFlight == 0) {
+      handling--;
+      if (server.isDraining() && handling == 0) {
         ctx.channel().close();
       }
     }
@@ -284,7 +294,16 @@ final class ServerHandler extends RequestHandler {
           ChunkRange range = ChunkRange.decodeRead(body, peer);
           ByteBuffer bytes =
               service.read(service.existingOwner(hello, session, nodeKey, host), range, peer);
-          ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes));
+          boolean queued = false;
+          try {
+            ctx.writeAndFlush(Responses.response(ctx, Opcode.DATA, frame.requestId, bytes))
+                .addListener(sent -> service.unpin(range)); // sent, or dropped with the connection
+            queued = true;
+          } finally {
+            if (!queued) {
+              service.unpin(range);
+            }
+          }
           break;
         }
       case FREE:
@@ -347,7 +366,11 @@ final class ServerHandler extends RequestHandler {
     ctx.fireChannelWritabilityChanged();
   }
 
+  /**
+   * True unless a request is being handled now; a WRITE whose data is still arriving is not handled
+   * yet, so shutdown closes its connection at once (the client sees the WRITE fail).
+   */
   boolean isIdle() {
-    return inFlight == 0;
+    return handling == 0;
   }
 }

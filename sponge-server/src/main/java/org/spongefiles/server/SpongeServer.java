@@ -104,6 +104,7 @@ public final class SpongeServer implements RunningDaemon {
     this.boss = new NioEventLoopGroup(1);
     this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
     QuotaLedger ledger = new QuotaLedger();
+    ChunkPins pins = new ChunkPins();
     ledger.rebuild(pool.owners());
     ClientIdentity self =
         new ClientIdentity(
@@ -120,7 +121,8 @@ public final class SpongeServer implements RunningDaemon {
             self,
             secret,
             remote,
-            ServerOptions.RECLAIM_GRACE.get(conf).toMillis());
+            ServerOptions.RECLAIM_GRACE.get(conf).toMillis(),
+            pins);
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -136,7 +138,8 @@ public final class SpongeServer implements RunningDaemon {
             ServerOptions.QUOTA_PER_TASK.get(conf),
             ServerOptions.QUOTA_PER_NODE.get(conf),
             ledger,
-            metrics);
+            metrics,
+            pins);
     int maxPayload = pool.chunkSize() + Frame.MAX_CONTROL_PAYLOAD;
     this.handlerLimits =
         new ServerHandler.Limits(
@@ -330,6 +333,11 @@ public final class SpongeServer implements RunningDaemon {
                 ? "sponge.server.max.connections"
                 : "sponge.server.max.connections.per.address"));
     channel.close();
+  }
+
+  /** The open client connections (for tests that act on the server's side of one). */
+  ChannelGroup connections() {
+    return channels;
   }
 
   /** The address the server listens on. */

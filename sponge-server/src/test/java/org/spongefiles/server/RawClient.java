@@ -10,6 +10,8 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import org.spongefiles.core.wire.ErrorBody;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.Hello;
+import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
 
@@ -62,6 +64,25 @@ final class RawClient implements AutoCloseable {
     out.flush();
   }
 
+  /**
+   * Reads the challenge, sends {@code hello} (for a server without a cluster secret) and returns
+   * the session ticket of the HELLO_OK.
+   */
+  byte[] hello(Hello hello) throws IOException {
+    if (receive().opcode != Opcode.CHALLENGE) {
+      throw new IOException("expected a CHALLENGE");
+    }
+    ByteBuffer body = hello.encode();
+    byte[] bytes = new byte[body.remaining()];
+    body.get(bytes);
+    send(Opcode.HELLO, 0, 1, bytes);
+    Received ok = receive();
+    if (ok.opcode != Opcode.HELLO_OK) {
+      throw new IOException("HELLO answered with " + ok.opcode);
+    }
+    return HelloOk.decode(ok.payload, "server").ticket;
+  }
+
   void sendRaw(byte[] bytes) throws IOException {
     out.write(bytes);
     out.flush();
@@ -80,6 +101,10 @@ final class RawClient implements AutoCloseable {
     } catch (SocketTimeoutException e) {
       return false;
     }
+  }
+
+  int localPort() {
+    return socket.getLocalPort();
   }
 
   @Override
