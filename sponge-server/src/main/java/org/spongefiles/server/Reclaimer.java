@@ -7,9 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.OwnerEntry;
-import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -66,7 +64,7 @@ final class Reclaimer implements Runnable {
 
   /** One sweep; returns the chunks freed. */
   synchronized int sweep() throws IOException {
-    int local = reclaim(deadLocalOwners());
+    int local = reclaim(pool.deadLocalOwners());
     if (local > 0) {
       LOG.info("Reclaimed {} chunk(s) of dead processes of this node", local);
       metrics.reclaimed.labelValues("local").inc(local);
@@ -85,21 +83,6 @@ final class Reclaimer implements Runnable {
   /** Frees the chunks of {@code dead}; one with I/O in flight when its last I/O ends. */
   private int reclaim(List<OwnerEntry> dead) throws IOException {
     return pins.release(dead, OwnerEntry::chunk, entry -> true, pool::reclaim);
-  }
-
-  /** The entries of this node's owners whose processes are gone (by pid and start time). */
-  private List<OwnerEntry> deadLocalOwners() {
-    List<OwnerEntry> dead = new ArrayList<>();
-    Map<ChunkOwner, Boolean> alive = new HashMap<>();
-    for (OwnerEntry entry : pool.owners()) {
-      ChunkOwner owner = entry.owner();
-      if (owner.isLocal()
-          && !alive.computeIfAbsent(
-              owner, o -> ProcessLiveness.isAlive(o.pid(), o.startMillis()))) {
-        dead.add(entry);
-      }
-    }
-    return dead;
   }
 
   private Map<Integer, List<OwnerEntry>> remoteOwnersByHost() {

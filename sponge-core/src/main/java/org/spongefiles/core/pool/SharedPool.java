@@ -109,27 +109,30 @@ public final class SharedPool implements Closeable {
    * @return how many chunks were freed
    */
   public int reclaimOrphans() throws IOException {
-    checkOpen();
-    List<OwnerEntry> orphans = new ArrayList<>();
-    Map<Long, Boolean> alive = new HashMap<>();
-    for (OwnerEntry entry : pool.owners()) {
-      ChunkOwner owner = entry.owner();
-      if (!owner.isLocal()) {
-        continue;
-      }
-      long processKey = ((long) owner.pid() << 32) ^ owner.startMillis();
-      boolean isAlive =
-          alive.computeIfAbsent(
-              processKey, k -> ProcessLiveness.isAlive(owner.pid(), owner.startMillis()));
-      if (!isAlive) {
-        orphans.add(entry);
-      }
-    }
-    int freed = pool.reclaim(orphans);
+    int freed = pool.reclaim(deadLocalOwners());
     if (freed > 0) {
       LOG.info("Reclaimed {} chunk(s) of dead processes from pool {}", freed, metadataFile());
     }
     return freed;
+  }
+
+  /**
+   * The owner entries of this node's processes that are gone (by pid and start time): what {@link
+   * #reclaimOrphans} frees, and what the sponge server frees once no I/O of its own is in flight.
+   */
+  public List<OwnerEntry> deadLocalOwners() {
+    checkOpen();
+    List<OwnerEntry> dead = new ArrayList<>();
+    Map<ChunkOwner, Boolean> alive = new HashMap<>();
+    for (OwnerEntry entry : pool.owners()) {
+      ChunkOwner owner = entry.owner();
+      if (owner.isLocal()
+          && !alive.computeIfAbsent(
+              owner, o -> ProcessLiveness.isAlive(o.pid(), o.startMillis()))) {
+        dead.add(entry);
+      }
+    }
+    return dead;
   }
 
   /**
