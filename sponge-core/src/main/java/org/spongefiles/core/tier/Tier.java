@@ -23,8 +23,9 @@ public interface Tier extends Closeable {
 
   /**
    * {@link #store(FileKey, ByteBuffer)}, and a tier that waits on something outside the task (a
-   * server's answer) may run {@code meanwhile} while it waits, at most once. The caller cannot tell
-   * whether it ran, so it must be safe to run again.
+   * server's answer) may run {@code meanwhile} while it waits, once per attempt (the remote tier
+   * runs it for each server it tries). The caller cannot tell whether it ran, so it must be safe to
+   * run again.
    */
   default StoredChunk store(FileKey file, ByteBuffer data, Runnable meanwhile) throws IOException {
     return store(file, data);
