@@ -1,15 +1,12 @@
 package org.spongefiles.integration.bench.leaky;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.spongefiles.integration.bench.BenchReport;
+import org.spongefiles.integration.bench.ChildProcesses;
 
 /**
  * Runs one workload's reduce phase ({@link LeakyBenchChild}) in child JVMs at given heaps and finds
@@ -62,28 +59,18 @@ public final class LeakyHeapSweep {
   public Outcome run(LeakyWorkload workload, String variant, Path input, int heapMb)
       throws IOException, InterruptedException {
     Path disk = Files.createDirectories(work.resolve("disk"));
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xms" + heapMb + "m");
-    command.add("-Xmx" + heapMb + "m");
-    command.add("-XX:+UseParallelGC");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(LeakyBenchChild.class.getName());
-    command.add(workload.name());
-    command.add(variant);
-    command.add(input.toString());
-    command.add(poolDir.toString());
-    command.add(disk.toString());
+    List<String> command =
+        ChildProcesses.java(
+            List.of("-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-XX:+UseParallelGC"),
+            LeakyBenchChild.class,
+            List.of(
+                workload.name(), variant, input.toString(), poolDir.toString(), disk.toString()));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.redirectError(ProcessBuilder.Redirect.appendTo(work.resolve("children.log").toFile()));
     Process process = builder.start();
     String result = null;
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
+    try {
+      for (String line : ChildProcesses.outputLines(process)) {
         if (line.startsWith("RESULT ")) {
           result = line;
         }
