@@ -21,13 +21,14 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * bench.node.runs} times per cell; one {@code BENCH median-<disk>-<load>-<memory>} line per cell
  * with the median ratio ours/stock of the reduce phase and its min-max, a markdown table and one
  * PNG per disk class in {@code bench.node.out}. The data is scaled down (bench.median.* defaults
- * below) so the sweep runs in minutes. Then {@link RemoteTierBench}'s rows: the remote tier over
- * shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}), and one remote cell: the reducer on a
- * rack node, memory scarce and its pool small, spilling to another node's server over the 1 Gb/s
- * link ({@code bench.node.remote.link} (1g; empty: none), {@code bench.node.remote.load} (quiet),
- * {@code bench.node.remote.pool} (32m), {@code bench.node.remote.lender} (1g)). Without root it
- * runs the nvme row in a plain directory and says in one line per missing piece why the rest did
- * not run.
+ * below) so the sweep runs in minutes. Then the remote cells: the reducer on a rack node, memory
+ * scarce and its pool small, spilling to another node's server over the rack link, per disk class
+ * ({@code bench.node.remote.disks}, hdd), link speed ({@code bench.node.remote.links}, 1g,10g;
+ * empty: none) and load ({@code bench.node.remote.loads}, quiet,contended), with {@code
+ * bench.node.remote.pool} (32m) and {@code bench.node.remote.lender} (1g); and {@link
+ * RemoteTierBench}'s rows: the remote tier over shaped 1 and 10 Gb/s rack links ({@code
+ * bench.remote.*}). Without root it runs the nvme row in a plain directory and says in one line per
+ * missing piece why the rest did not run.
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -124,9 +125,9 @@ public final class NodeSweep {
       }
     }
     if (support.has(EmulatorSupport.Piece.RACK_NETWORK)) {
-      remoteCell(bench, disksHere, containersHere);
+      remoteCells(bench, disksHere, containersHere);
     } else {
-      BenchReport.info("NOT RUN: the remote cell (no rack network on this host)");
+      BenchReport.info("NOT RUN: the remote cells (no rack network on this host)");
     }
     report(bench);
     if (support.has(EmulatorSupport.Piece.RACK_NETWORK)) {
@@ -207,29 +208,51 @@ public final class NodeSweep {
   }
 
   /**
-   * The remote cell: the first disk class, {@code bench.node.remote.load} (quiet, or contended:
-   * three neighbours), memory scarce, and ours' pool only {@code bench.node.remote.pool}, so the
-   * reducer spills past it to node 2's sponge server (a pool of {@code bench.node.remote.lender})
-   * over a {@code bench.node.remote.link} rack link; both runs on node 1 of the rack.
+   * The remote cells: per disk class in {@code bench.node.remote.disks} (hdd), link speed in {@code
+   * bench.node.remote.links} (1g,10g; empty: none) and load in {@code bench.node.remote.loads}
+   * (quiet,contended: three neighbours), memory scarce and ours' pool only {@code
+   * bench.node.remote.pool}, so the reducer spills past it to node 2's sponge server (a pool of
+   * {@code bench.node.remote.lender}) over the rack link; both runs on node 1 of the rack.
    */
-  private void remoteCell(MedianBench bench, boolean disksHere, boolean containers)
+  private void remoteCells(MedianBench bench, boolean disksHere, boolean containers)
       throws Exception {
-    String link = System.getProperty("bench.node.remote.link", "1g").trim();
-    if (link.isEmpty() || disks.isEmpty()) {
-      return;
+    List<String> links = list("bench.node.remote.links", "1g,10g");
+    int rackNumber = 30;
+    for (String label : list("bench.node.remote.disks", "hdd")) {
+      DiskClass diskClass = DiskClass.of(label);
+      if (!disksHere && diskClass != DiskClass.NVME) {
+        BenchReport.info("NOT RUN: the remote cells on %s (no disk classes)", diskClass.label);
+        continue;
+      }
+      List<NodeCell> ofDisk = new ArrayList<>();
+      for (String link : links) {
+        for (String load : list("bench.node.remote.loads", "quiet,contended")) {
+          if (!load.equals("quiet") && (!disksHere || !containers)) {
+            BenchReport.info(
+                "NOT RUN: the %s remote cells (neighbours need disk classes and containers)", load);
+            continue;
+          }
+          ofDisk.add(remoteCell(bench, diskClass, link, load, ++rackNumber, disksHere, containers));
+        }
+      }
+      cells.addAll(ofDisk);
+      if (!ofDisk.isEmpty()) {
+        Files.createDirectories(out);
+        BenchReport.info("plot: %s", NodePlot.draw(diskClass.label + "-remote", ofDisk, out));
+      }
     }
-    DiskClass diskClass = DiskClass.of(disks.get(0));
-    if (!disksHere && diskClass != DiskClass.NVME) {
-      BenchReport.info("NOT RUN: the remote cell on %s (no disk classes)", diskClass.label);
-      return;
-    }
+  }
+
+  private NodeCell remoteCell(
+      MedianBench bench,
+      DiskClass diskClass,
+      String link,
+      String load,
+      int rackNumber,
+      boolean disksHere,
+      boolean containers)
+      throws Exception {
     long pool = size("bench.node.remote.pool", "32m");
-    String load = System.getProperty("bench.node.remote.load", "quiet");
-    if (!load.equals("quiet") && (!disksHere || !containers)) {
-      BenchReport.info(
-          "NOT RUN: the %s remote cell (neighbours need disk classes and containers)", load);
-      return;
-    }
     NodeCell cell =
         new NodeCell(
             diskClass.label, load, "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
@@ -238,14 +261,14 @@ public final class NodeSweep {
         disksHere
             ? EmulatedDisk.create(diskClass, diskClass.label + "-remote", 6L << 30, imageDir)
             : null;
-    try (RackNetwork rack = RackNetwork.create(30, 2, RemoteTierBench.bitsPerSecond(link));
+    try (RackNetwork rack = RackNetwork.create(rackNumber, 2, RemoteTierBench.bitsPerSecond(link));
         RackServices services =
             RackServices.start(rack, size("bench.node.remote.lender", "1g"), imageDir);
         Neighbours neighbours = load.equals("quiet") ? null : Neighbours.start(disk, 3)) {
       Path root = disk != null ? disk.mount : Files.createDirectories(plain);
       BenchReport.info(
-          "remote cell: both runs on node 1 of a %s rack; ours' pool %s, then node 2's server",
-          link, ByteSize.format(pool));
+          "remote cell %s: both runs on node 1 of a %s rack; ours' pool %s, then node 2's server",
+          cell.name(), link, ByteSize.format(pool));
       measure(
           bench,
           cell,
@@ -254,7 +277,7 @@ public final class NodeSweep {
           neighbours,
           containerLimit("scarce"),
           node -> new RackPlacement(node, rack, services, pool));
-      cells.add(cell);
+      return cell;
     } finally {
       if (disk != null) {
         disk.close();

@@ -69,13 +69,16 @@ public final class SpillBench implements Closeable {
    * The disk-write and disk-read rows alone, each beside a raw file write or read at a random
    * offset in the same directory, reported as {@code BENCH <prefix>disk-write} and {@code
    * <prefix>disk-read}.
+   *
+   * @return the timings: raw write, raw read, ours write, ours read
    */
-  public void diskRows(String prefix) throws IOException {
+  public Timing[] diskRows(String prefix) throws IOException {
     Timing[] disk = diskRound();
     for (Timing t : disk) {
       BenchReport.info("%s", t.summary());
     }
     reportDisk(prefix, disk);
+    return disk;
   }
 
   private void reportDisk(String prefix, Timing[] disk) {
