@@ -28,6 +28,21 @@ public final class ChunkHandle {
     return new ChunkHandle(index, Codec.getLong(in, peer, "generation"));
   }
 
+  /** Handles are equal when they name the same chunk in the same generation. */
+  @Override
+  public boolean equals(Object other) {
+    if (!(other instanceof ChunkHandle)) {
+      return false;
+    }
+    ChunkHandle that = (ChunkHandle) other;
+    return index == that.index && generation == that.generation;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * index + Long.hashCode(generation);
+  }
+
   @Override
   public String toString() {
     return "chunk " + index + " (generation " + generation + ")";
