@@ -189,7 +189,8 @@ public final class NodeSweep {
         cell.reduceInputBytes = pair[1].reduceInputBytes();
         BenchReport.info(
             "%s run %d (container limit %s%s): stock %.1f s, ours %.1f s; container peak %s;"
-                + " ours spilled to pool %s, remote %s, disk %s",
+                + " ours spilled to pool %s, remote %s, disk %s, blocked on writes %.2f s, on"
+                + " reads %.2f s",
             cell.name(),
             run,
             container != null ? ByteSize.format(limit) : "none",
@@ -201,7 +202,9 @@ public final class NodeSweep {
             ByteSize.format(placement.maxUsage()),
             ByteSize.format(pair[1].sponge("POOL_BYTES_WRITTEN")),
             ByteSize.format(pair[1].sponge("REMOTE_BYTES_WRITTEN")),
-            ByteSize.format(pair[1].sponge("DISK_BYTES_WRITTEN")));
+            ByteSize.format(pair[1].sponge("DISK_BYTES_WRITTEN")),
+            pair[1].sponge("BLOCKED_WRITE_MILLIS") / 1e3,
+            pair[1].sponge("BLOCKED_READ_MILLIS") / 1e3);
       }
     }
     BenchReport.bench("median-" + cell.name(), NodeCell.median(cell.ratios), cell.details());
