@@ -115,6 +115,8 @@ class DaemonScriptsTest {
     pools.add(disk);
     Configuration conf = new Configuration(false);
     conf.set("sponge.tiers", "remote,disk");
+    // Placement is asserted below; overflow would send chunks to disk when the servers lag.
+    conf.setBoolean("sponge.write.overflow", false);
     conf.set("sponge.chunk.size", "64k");
     conf.set("sponge.remote.servers", "127.0.0.1:" + portA + ",127.0.0.1:" + portB);
     conf.set("sponge.disk.dirs", disk.toString());

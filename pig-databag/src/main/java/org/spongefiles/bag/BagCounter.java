@@ -3,8 +3,8 @@ package org.spongefiles.bag;
 /**
  * The bags' own counters in the {@value #GROUP} group of a Pig job, beside sponge-core's bytes and
  * chunks per tier ({@code POOL_BYTES_WRITTEN}, {@code DISK_BYTES_READ}, ...), {@code
- * BLOCKED_WRITE_MILLIS}, {@code BLOCKED_READ_MILLIS} and {@code FILES_CREATED}, which count every
- * SpongeFile of the task's bags.
+ * BLOCKED_WRITE_MILLIS}, {@code BLOCKED_READ_MILLIS}, {@code FILES_CREATED} and {@code
+ * OVERFLOW_CHUNKS}, which count every SpongeFile of the task's bags.
  */
 public enum BagCounter {
   /** Spills of a bag into one new SpongeFile (a run), for any reason. */

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.spongefiles.core.io.Checksums;
 import org.spongefiles.core.io.DeferredChecksums;
 import org.spongefiles.core.tier.FileKey;
 import org.spongefiles.core.tier.StoredChunk;
@@ -189,6 +190,36 @@ public final class SpongeFile {
       setRecord(index, null);
     }
     store(index, buffer);
+    return true;
+  }
+
+  /**
+   * Stores chunk {@code index} on the local disk in the caller's thread, for a writer whose queued
+   * chunks fill every write-behind buffer ({@code sponge.write.overflow}).
+   *
+   * @return false when the disk tier did not take it; the caller then queues it
+   */
+  boolean storeOverflow(int index, ByteBuffer buffer) {
+    if (writeFailure != null || state() == SpongeFileState.DELETED) {
+      return false;
+    }
+    StoredChunk stored = task.tiers().storeOverflow(key, index, buffer.duplicate());
+    if (stored == null) {
+      return false;
+    }
+    int[] crcs = Checksums.compute(buffer.duplicate(), task.checksumBlockSize());
+    task.stats().chunkOverflowed();
+    synchronized (this) {
+      if (state != SpongeFileState.DELETED) {
+        setRecord(index, new ChunkRecord(stored, crcs));
+        return true;
+      }
+    }
+    try {
+      task.tiers().delete(key, List.of(stored));
+    } catch (IOException e) {
+      recordWriteFailure(e);
+    }
     return true;
   }
 

@@ -242,6 +242,18 @@ public final class SpongeOptions implements OptionSet {
                   + "writer; a writer that seals one more waits (counted as blocked write time). "
                   + "Each file being written also fills one chunk-sized buffer of its own.");
 
+  public static final ConfigOption<Boolean> WRITE_OVERFLOW =
+      ConfigOption.bool("sponge.write.overflow", true)
+          .importance(Importance.LOW)
+          .describe(
+              "When every write-behind buffer is queued (sponge.write.buffers) and the tiers list "
+                  + "the remote tier before the disk tier, a writer stores its next chunk on the "
+                  + "local disk itself instead of waiting: a rack link slower than the local "
+                  + "disk's page cache then never holds the writer back, and a task is not slower "
+                  + "than spilling to disk alone. Counted in OVERFLOW_CHUNKS. false: the writer "
+                  + "waits for the remote tier, as the SpongeFiles paper's design does (for nodes "
+                  + "whose local disks are always busy).");
+
   public static final ConfigOption<Integer> IO_THREADS =
       ConfigOption.integer("sponge.io.threads", 2)
           .importance(Importance.LOW)
@@ -310,6 +322,7 @@ public final class SpongeOptions implements OptionSet {
           SERVER_ADDRESS,
           CHECKSUM_BLOCK_SIZE,
           WRITE_BUFFERS,
+          WRITE_OVERFLOW,
           IO_THREADS,
           READ_PREFETCH,
           NODE_ID);

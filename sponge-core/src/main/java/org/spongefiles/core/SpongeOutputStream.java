@@ -186,6 +186,10 @@ final class SpongeOutputStream extends OutputStream {
       try {
         if (last && file.storeNowIfIdle(chunkIndex, sealed)) {
           task.buffers().giveBack(sealed);
+        } else if (task.buffers().tryBeginFlight()) {
+          file.writeBehind(chunkIndex, sealed);
+        } else if (task.overflowToDisk() && file.storeOverflow(chunkIndex, sealed)) {
+          task.buffers().giveBack(sealed);
         } else {
           try {
             task.buffers().beginFlight();

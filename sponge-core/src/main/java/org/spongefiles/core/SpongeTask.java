@@ -55,6 +55,7 @@ public final class SpongeTask implements Closeable {
   private final Map<Long, SpongeFile> files = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final boolean overflow;
 
   private SpongeTask(
       TaskIdentity identity, SpongeTaskSettings settings, TierChain chain, int chunkSize) {
@@ -64,6 +65,7 @@ public final class SpongeTask implements Closeable {
     this.chunkSize = chunkSize;
     this.buffers = new BufferPool(chunkSize, settings.writeBuffers);
     this.io = newIoExecutor(identity.taskId(), settings.ioThreads);
+    this.overflow = settings.writeOverflow && chain.canOverflow();
   }
 
   /** Opens SpongeFiles for task attempt {@code taskId} running in this process. */
@@ -168,6 +170,14 @@ public final class SpongeTask implements Closeable {
 
   boolean poolChecksum() {
     return settings.poolChecksum;
+  }
+
+  /**
+   * Whether a writer whose queued chunks fill every write-behind buffer stores its next chunk on
+   * the local disk itself ({@code sponge.write.overflow}, and the remote tier before the disk).
+   */
+  boolean overflowToDisk() {
+    return overflow;
   }
 
   boolean prefetch() {

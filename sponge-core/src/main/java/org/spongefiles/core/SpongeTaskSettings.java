@@ -16,6 +16,7 @@ final class SpongeTaskSettings {
   final boolean poolChecksum;
   final boolean prefetch;
   final int writeBuffers;
+  final boolean writeOverflow;
   final int ioThreads;
   final SpongeStats stats = new SpongeStats();
   final RemoteSettings remote;
@@ -29,6 +30,7 @@ final class SpongeTaskSettings {
     this.poolChecksum = SpongeOptions.POOL_CHECKSUM.get(conf);
     this.prefetch = SpongeOptions.READ_PREFETCH.get(conf);
     this.writeBuffers = SpongeOptions.WRITE_BUFFERS.get(conf);
+    this.writeOverflow = SpongeOptions.WRITE_OVERFLOW.get(conf);
     this.ioThreads = SpongeOptions.IO_THREADS.get(conf);
     checkBlockDividesChunk(configuredChunkSize, SpongeOptions.CHUNK_SIZE.key());
     // Every key of every tier is checked now, so a bad value fails at start, not at the first

@@ -49,7 +49,10 @@ final class ServerFixture implements AutoCloseable {
     return start(serverConf(node, chunks));
   }
 
-  /** A task's configuration: a small private pool of its own node, the given servers, then disk. */
+  /**
+   * A task's configuration: a small private pool of its own node, the given servers, then disk; no
+   * write overflow.
+   */
   Configuration clientConf(String node, int poolChunks, SpongeServer... remote) {
     Path poolDir = TestDirs.newShmDir("cli-" + node);
     Path diskDir = TestDirs.newShmDir("cli-disk-" + node);
@@ -66,6 +69,9 @@ final class ServerFixture implements AutoCloseable {
     conf.set("sponge.tiers", poolChunks == 0 ? "remote,disk" : "pool,remote,disk");
     conf.set("sponge.disk.dirs", diskDir.toString());
     conf.set("sponge.disk.reserve", "0");
+    // These tests assert where chunks land; with overflow a slow server would send some to the
+    // disk depending on timing. WriteOverflowTest covers overflow.
+    conf.setBoolean("sponge.write.overflow", false);
     StringBuilder servers = new StringBuilder();
     for (SpongeServer server : remote) {
       servers.append(servers.length() == 0 ? "" : ",").append(server.endpoint());

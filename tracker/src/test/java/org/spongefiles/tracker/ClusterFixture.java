@@ -86,6 +86,8 @@ final class ClusterFixture implements AutoCloseable {
     conf.set("sponge.rack", rack);
     conf.set("sponge.server.address", "");
     conf.set("sponge.tiers", "remote,disk");
+    // Placement is asserted below; overflow would send chunks to disk when the servers lag.
+    conf.setBoolean("sponge.write.overflow", false);
     conf.set("sponge.disk.dirs", disk.toString());
     conf.set("sponge.disk.reserve", "0");
     conf.set("sponge.tracker.addresses", String.join(",", trackers));

@@ -67,6 +67,21 @@ public final class BufferPool implements Closeable {
     peakInFlight = Math.max(peakInFlight, inFlight);
   }
 
+  /**
+   * Counts another buffer in flight if fewer than {@code maxInFlight} are, without waiting.
+   *
+   * @return false when as many as the bound are in flight
+   */
+  public synchronized boolean tryBeginFlight() {
+    checkOpen();
+    if (inFlight >= maxInFlight) {
+      return false;
+    }
+    inFlight++;
+    peakInFlight = Math.max(peakInFlight, inFlight);
+    return true;
+  }
+
   /** A buffer in flight was stored (or dropped): it becomes idle and frees its place. */
   public synchronized void endFlight(ByteBuffer buffer) {
     inFlight--;

@@ -18,6 +18,7 @@ public final class SpongeStats implements TierWrites {
   private final LongAdder blockedWriteNanos = new LongAdder();
   private final LongAdder blockedReadNanos = new LongAdder();
   private final LongAdder filesCreated = new LongAdder();
+  private final LongAdder overflowChunks = new LongAdder();
 
   private static final int BYTES_WRITTEN = 0;
   private static final int CHUNKS_WRITTEN = 1;
@@ -55,6 +56,15 @@ public final class SpongeStats implements TierWrites {
 
   public void fileCreated() {
     filesCreated.increment();
+  }
+
+  /** A writer stored a chunk on the local disk itself while the remote tier's queue was full. */
+  public void chunkOverflowed() {
+    overflowChunks.increment();
+  }
+
+  public long overflowChunks() {
+    return overflowChunks.sum();
   }
 
   public long bytesWritten(TierKind tier) {
@@ -117,6 +127,7 @@ public final class SpongeStats implements TierWrites {
     counters.put("BLOCKED_WRITE_MILLIS", blockedWriteNanos() / 1_000_000);
     counters.put("BLOCKED_READ_MILLIS", blockedReadNanos() / 1_000_000);
     counters.put("FILES_CREATED", filesCreated());
+    counters.put("OVERFLOW_CHUNKS", overflowChunks());
     return counters;
   }
 
@@ -137,8 +148,8 @@ public final class SpongeStats implements TierWrites {
     }
     text.append(
         String.format(
-            "blocked writing %.1f ms, reading %.1f ms",
-            blockedWriteNanos() / 1e6, blockedReadNanos() / 1e6));
+            "blocked writing %.1f ms, reading %.1f ms; %,d chunks overflowed to disk",
+            blockedWriteNanos() / 1e6, blockedReadNanos() / 1e6, overflowChunks()));
     return text.toString();
   }
 }

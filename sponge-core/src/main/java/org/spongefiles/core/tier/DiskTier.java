@@ -63,8 +63,19 @@ public final class DiskTier implements Tier {
     return TierKind.DISK;
   }
 
+  /**
+   * Appends to {@code file}'s backing file. Stores of one file are serialized (a writer storing an
+   * overflow chunk may meet an I/O thread storing the same file's queued chunk); stores of
+   * different files run at once.
+   */
   @Override
   public StoredChunk store(FileKey file, ByteBuffer data) throws IOException {
+    synchronized (all.computeIfAbsent(file, f -> new ArrayList<>())) {
+      return storeLocked(file, data);
+    }
+  }
+
+  private StoredChunk storeLocked(FileKey file, ByteBuffer data) throws IOException {
     int length = data.remaining();
     if (limit > 0 && used.get() + length > limit) {
       return null;

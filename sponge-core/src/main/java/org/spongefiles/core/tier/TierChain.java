@@ -139,6 +139,53 @@ public final class TierChain implements Closeable {
     throw new AllTiersFullException(file, index, length, reports);
   }
 
+  /**
+   * Whether a writer may store a chunk on the disk tier itself when the remote tier's queue is
+   * full: the chain lists the remote tier before the disk tier.
+   */
+  public boolean canOverflow() {
+    int remote = -1;
+    for (int i = 0; i < tiers.size(); i++) {
+      TierKind kind = tiers.get(i).kind();
+      if (kind == TierKind.REMOTE) {
+        remote = i;
+      } else if (kind == TierKind.DISK) {
+        return remote >= 0;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Stores {@code data} as chunk {@code index} of {@code file} on the disk tier alone, for a writer
+   * whose chunks queued for the remote tier fill every write-behind buffer ({@link #canOverflow}).
+   *
+   * @return the stored chunk, or null when the disk tier has no room or failed (logged); the writer
+   *     then waits for the queue as usual
+   */
+  public StoredChunk storeOverflow(FileKey file, int index, ByteBuffer data) {
+    Tier disk = tier(TierKind.DISK);
+    if (disk == null) {
+      return null;
+    }
+    int length = data.remaining();
+    StoredChunk stored;
+    try {
+      stored = disk.store(file, data.duplicate());
+    } catch (IOException e) {
+      LOG.warn(
+          "disk tier failed to store overflow chunk {} of {}; queueing it: {}",
+          index,
+          file,
+          e.getMessage());
+      return null;
+    }
+    if (stored != null) {
+      stats.recordWrite(stored.tier(), length);
+    }
+    return stored;
+  }
+
   /** Tells every tier that {@code file} has all its chunks. */
   public void sealed(FileKey file) throws IOException {
     for (Tier tier : tiers) {

@@ -1,0 +1,117 @@
+package org.spongefiles.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.ChunkInfo;
+import org.spongefiles.core.SpongeFile;
+import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.testing.RandomBytes;
+import org.spongefiles.core.tier.TierKind;
+
+/**
+ * A remote tier slower than the writer (here a server process stopped with SIGSTOP, so every chunk
+ * written to it waits): with {@code sponge.write.overflow} (the default) the writer keeps going and
+ * stores every chunk that finds the write-behind buffers full on the local disk itself; without it,
+ * the writer waits and every chunk goes to the server. Either way every byte reads back.
+ */
+@Timeout(120)
+class WriteOverflowTest {
+  private static final int CHUNK = ServerFixture.CHUNK;
+  private static final int CHUNKS = 10;
+  private static final int BUFFERS = 2;
+
+  private ServerFixture fixture;
+  private Path stderr;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fixture = new ServerFixture();
+    stderr = Files.createTempFile("write-overflow", ".err");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fixture.close();
+    Files.deleteIfExists(stderr);
+  }
+
+  @Test
+  void aWriterHeldBackByTheRemoteTierStoresItsNextChunksOnTheLocalDisk() throws Exception {
+    List<TierKind> tiers = writeWhileTheServerIsStopped(null, "attempt_overflow_1");
+    assertThat(tiers.subList(0, BUFFERS))
+        .as("the chunks that found a free write-behind buffer went to the server")
+        .containsOnly(TierKind.REMOTE);
+    assertThat(tiers.subList(BUFFERS, CHUNKS))
+        .as("the rest, written while both buffers waited on the stopped server")
+        .containsOnly(TierKind.DISK);
+  }
+
+  @Test
+  void withoutOverflowTheWriterWaitsAndEveryChunkGoesToTheServer() throws Exception {
+    List<TierKind> tiers = writeWhileTheServerIsStopped(false, "attempt_overflow_2");
+    assertThat(tiers).hasSize(CHUNKS).containsOnly(TierKind.REMOTE);
+  }
+
+  /**
+   * Writes {@link #CHUNKS} chunks while the only server is stopped (resumed after a second), checks
+   * every byte and the overflow counter, and returns each chunk's tier.
+   */
+  private List<TierKind> writeWhileTheServerIsStopped(Boolean overflow, String attempt)
+      throws Exception {
+    try (ServerProcess server = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
+      Configuration conf = fixture.clientConf("node-x", 0);
+      conf.set("sponge.remote.servers", server.endpoint);
+      conf.setInt("sponge.write.buffers", BUFFERS);
+      conf.setInt("sponge.io.threads", 1);
+      if (overflow == null) {
+        conf.unset("sponge.write.overflow"); // the default
+      } else {
+        conf.setBoolean("sponge.write.overflow", overflow);
+      }
+      byte[] data = RandomBytes.array(7, CHUNKS * CHUNK);
+      try (SpongeTask task = SpongeTask.open(conf, attempt)) {
+        SpongeFile file = task.create("spill");
+        server.signal("STOP");
+        Thread resume =
+            new Thread(
+                () -> {
+                  try {
+                    Thread.sleep(1000);
+                    server.signal("CONT");
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        resume.start();
+        try (OutputStream out = file.output()) {
+          for (int i = 0; i < CHUNKS; i++) {
+            out.write(data, i * CHUNK, CHUNK);
+          }
+        } finally {
+          resume.join();
+        }
+        try (SpongeInputStream in = file.input()) {
+          assertThat(in.readAllBytes()).as("every byte back").isEqualTo(data);
+        }
+        List<TierKind> tiers =
+            file.chunks().stream().map(ChunkInfo::tier).collect(Collectors.toList());
+        long disk = tiers.stream().filter(tier -> tier == TierKind.DISK).count();
+        assertThat(task.stats().asCounters())
+            .containsEntry("OVERFLOW_CHUNKS", disk)
+            .containsEntry("DISK_CHUNKS_WRITTEN", disk);
+        return tiers;
+      }
+    }
+  }
+}
