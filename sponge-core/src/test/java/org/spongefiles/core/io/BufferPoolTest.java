@@ -42,4 +42,19 @@ class BufferPoolTest {
       assertThat(pool.peakInFlight()).isEqualTo(1);
     }
   }
+
+  @Test
+  void tryBeginFlightCountsInUpToTheBoundAndNeverWaits() throws Exception {
+    try (BufferPool pool = new BufferPool(1024, 2)) {
+      ByteBuffer first = pool.take();
+      ByteBuffer second = pool.take();
+      assertThat(pool.tryBeginFlight()).isTrue();
+      assertThat(pool.tryBeginFlight()).isTrue();
+      assertThat(pool.tryBeginFlight()).as("both places taken").isFalse();
+      pool.endFlight(first);
+      assertThat(pool.tryBeginFlight()).as("one place freed").isTrue();
+      pool.endFlight(second);
+      assertThat(pool.peakInFlight()).isEqualTo(2);
+    }
+  }
 }
