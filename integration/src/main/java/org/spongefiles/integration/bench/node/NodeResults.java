@@ -32,8 +32,9 @@ import org.spongefiles.integration.bench.ChildProcesses;
  *
  * <p>Without root every part runs what it can (the sweep's nvme rows in a plain directory) and
  * names what it did not run; this command says once, first, why. Every {@code bench.*} and {@code
- * sponge.*} property of this JVM is passed to the parts. Properties: {@code bench.node.parts} (all
- * four, in the order above), {@code bench.node.part.jvm} (options of each part's JVM, -Xmx512m).
+ * sponge.*} property of this JVM is passed to the parts. Properties: {@code bench.node.benches}
+ * (all four, in the order above), {@code bench.node.bench.jvm} (options of each part's JVM,
+ * -Xmx512m).
  */
 public final class NodeResults {
   /** One benchmark of the node emulator and the JVM it runs in. */
@@ -62,7 +63,7 @@ public final class NodeResults {
         known.add(part.label);
       }
       throw new IllegalArgumentException(
-          "bench.node.parts: unknown part '" + label + "'; the parts are " + known);
+          "bench.node.benches: unknown part '" + label + "'; the parts are " + known);
     }
   }
 
@@ -73,7 +74,7 @@ public final class NodeResults {
 
   public static void main(String[] args) throws Exception {
     BenchReport.machine();
-    List<Part> parts = parts(System.getProperty("bench.node.parts", ""));
+    List<Part> parts = parts(System.getProperty("bench.node.benches", ""));
     EmulatorSupport support = EmulatorSupport.probe();
     if (!support.missing().isEmpty()) {
       BenchReport.info(
@@ -114,7 +115,7 @@ public final class NodeResults {
   private static int run(Part part, Path out) throws IOException, InterruptedException {
     List<String> options = new ArrayList<>();
     for (String option :
-        System.getProperty("bench.node.part.jvm", "-Xmx512m").trim().split("\\s+")) {
+        System.getProperty("bench.node.bench.jvm", "-Xmx512m").trim().split("\\s+")) {
       if (!option.isEmpty()) {
         options.add(option);
       }
@@ -169,8 +170,8 @@ public final class NodeResults {
     List<String> options = new ArrayList<>();
     for (String key : new TreeSet<>(System.getProperties().stringPropertyNames())) {
       if ((key.startsWith("bench.") || key.startsWith("sponge."))
-          && !key.equals("bench.node.parts")
-          && !key.equals("bench.node.part.jvm")) {
+          && !key.equals("bench.node.benches")
+          && !key.equals("bench.node.bench.jvm")) {
         options.add("-D" + key + "=" + System.getProperty(key));
       }
     }

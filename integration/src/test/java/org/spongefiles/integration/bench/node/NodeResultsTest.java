@@ -31,7 +31,7 @@ class NodeResultsTest {
   void anUnknownPartIsRejectedNamingTheKeyTheValueAndTheParts() {
     assertThatThrownBy(() -> NodeResults.parts("sweep,pig-cels"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("bench.node.parts")
+        .hasMessageContaining("bench.node.benches")
         .hasMessageContaining("'pig-cels'")
         .hasMessageContaining("blocked-time");
   }
@@ -40,16 +40,16 @@ class NodeResultsTest {
   void passesBenchAndSpongePropertiesButNotItsOwn() {
     System.setProperty("bench.node.runs", "5");
     System.setProperty("sponge.io.threads", "4");
-    System.setProperty("bench.node.parts", "sweep");
+    System.setProperty("bench.node.benches", "sweep");
     try {
       List<String> options = NodeResults.forwardedProperties();
       assertThat(options).contains("-Dbench.node.runs=5", "-Dsponge.io.threads=4");
-      assertThat(options).noneMatch(option -> option.startsWith("-Dbench.node.parts"));
+      assertThat(options).noneMatch(option -> option.startsWith("-Dbench.node.benches"));
       assertThat(options).noneMatch(option -> option.startsWith("-Djava."));
     } finally {
       System.clearProperty("bench.node.runs");
       System.clearProperty("sponge.io.threads");
-      System.clearProperty("bench.node.parts");
+      System.clearProperty("bench.node.benches");
     }
   }
 
