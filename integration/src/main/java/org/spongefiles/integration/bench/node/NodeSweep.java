@@ -24,11 +24,11 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * below) so the sweep runs in minutes. Then the remote cells: the reducer on a rack node, memory
  * scarce and its pool small, spilling to another node's server over the rack link, per disk class
  * ({@code bench.node.remote.disks}, hdd), link speed ({@code bench.node.remote.links}, 1g,10g;
- * empty: none) and load ({@code bench.node.remote.loads}, quiet,contended), with {@code
- * bench.node.remote.pool} (32m) and {@code bench.node.remote.lender} (1g); and {@link
- * RemoteTierBench}'s rows: the remote tier over shaped 1 and 10 Gb/s rack links ({@code
- * bench.remote.*}). Without root it runs the nvme row in a plain directory and says in one line per
- * missing piece why the rest did not run.
+ * empty: none), load ({@code bench.node.remote.loads}, quiet,contended) and write overflow ({@code
+ * bench.node.remote.overflow}: on, the default, and/or off), with {@code bench.node.remote.pool}
+ * (32m) and {@code bench.node.remote.lender} (1g); and {@link RemoteTierBench}'s rows: the remote
+ * tier over shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}). Without root it runs the nvme
+ * row in a plain directory and says in one line per missing piece why the rest did not run.
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -189,8 +189,8 @@ public final class NodeSweep {
         cell.reduceInputBytes = pair[1].reduceInputBytes();
         BenchReport.info(
             "%s run %d (container limit %s%s): stock %.1f s, ours %.1f s; container peak %s;"
-                + " ours spilled to pool %s, remote %s, disk %s, blocked on writes %.2f s, on"
-                + " reads %.2f s",
+                + " ours spilled to pool %s, remote %s, disk %s (%d chunks overflowed), blocked"
+                + " on writes %.2f s, on reads %.2f s",
             cell.name(),
             run,
             container != null ? ByteSize.format(limit) : "none",
@@ -203,6 +203,7 @@ public final class NodeSweep {
             ByteSize.format(pair[1].sponge("POOL_BYTES_WRITTEN")),
             ByteSize.format(pair[1].sponge("REMOTE_BYTES_WRITTEN")),
             ByteSize.format(pair[1].sponge("DISK_BYTES_WRITTEN")),
+            pair[1].sponge("OVERFLOW_CHUNKS"),
             pair[1].sponge("BLOCKED_WRITE_MILLIS") / 1e3,
             pair[1].sponge("BLOCKED_READ_MILLIS") / 1e3);
       }
@@ -213,7 +214,8 @@ public final class NodeSweep {
   /**
    * The remote cells: per disk class in {@code bench.node.remote.disks} (hdd), link speed in {@code
    * bench.node.remote.links} (1g,10g; empty: none) and load in {@code bench.node.remote.loads}
-   * (quiet,contended: three neighbours), memory scarce and ours' pool only {@code
+   * (quiet,contended: three neighbours) and {@code bench.node.remote.overflow} (on; "on,off"
+   * measures both, {@code sponge.write.overflow}), memory scarce and ours' pool only {@code
    * bench.node.remote.pool}, so the reducer spills past it to node 2's sponge server (a pool of
    * {@code bench.node.remote.lender}) over the rack link; both runs on node 1 of the rack.
    */
@@ -235,7 +237,18 @@ public final class NodeSweep {
                 "NOT RUN: the %s remote cells (neighbours need disk classes and containers)", load);
             continue;
           }
-          ofDisk.add(remoteCell(bench, diskClass, link, load, ++rackNumber, disksHere, containers));
+          for (String overflow : list("bench.node.remote.overflow", "on")) {
+            ofDisk.add(
+                remoteCell(
+                    bench,
+                    diskClass,
+                    link,
+                    load,
+                    overflow.equals("on"),
+                    ++rackNumber,
+                    disksHere,
+                    containers));
+          }
         }
       }
       cells.addAll(ofDisk);
@@ -251,6 +264,7 @@ public final class NodeSweep {
       DiskClass diskClass,
       String link,
       String load,
+      boolean overflow,
       int rackNumber,
       boolean disksHere,
       boolean containers)
@@ -258,7 +272,13 @@ public final class NodeSweep {
     long pool = size("bench.node.remote.pool", "32m");
     NodeCell cell =
         new NodeCell(
-            diskClass.label, load, "scarce-pool" + ByteSize.format(pool) + "-remote" + link);
+            diskClass.label,
+            load,
+            "scarce-pool"
+                + ByteSize.format(pool)
+                + "-remote"
+                + link
+                + (overflow ? "" : "-no-overflow"));
     Path plain = imageDir.resolve(Teardown.prefix() + "remote");
     EmulatedDisk disk =
         disksHere
@@ -279,7 +299,7 @@ public final class NodeSweep {
           containers,
           neighbours,
           containerLimit("scarce"),
-          node -> new RackPlacement(node, rack, services, pool));
+          node -> new RackPlacement(node, rack, services, pool, overflow));
       return cell;
     } finally {
       if (disk != null) {

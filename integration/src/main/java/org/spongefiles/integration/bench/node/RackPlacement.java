@@ -9,19 +9,27 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
 /**
  * Puts a median run on node 1 of an emulated rack, as {@link NodePlacement} puts it on a node's
  * disk and in its container: the run's JVM in node 1's network namespace, and ours with a pool of
- * {@code poolBytes} spilling past it to node 2's sponge server over the shaped link, then to disk.
+ * {@code poolBytes} spilling past it to node 2's sponge server over the shaped link, then to disk
+ * (with or without {@code sponge.write.overflow}).
  */
 final class RackPlacement implements MedianPlacement {
   private final NodePlacement node;
   private final RackNetwork rack;
   private final RackServices services;
   private final long poolBytes;
+  private final boolean overflow;
 
-  RackPlacement(NodePlacement node, RackNetwork rack, RackServices services, long poolBytes) {
+  RackPlacement(
+      NodePlacement node,
+      RackNetwork rack,
+      RackServices services,
+      long poolBytes,
+      boolean overflow) {
     this.node = node;
     this.rack = rack;
     this.services = services;
     this.poolBytes = poolBytes;
+    this.overflow = overflow;
   }
 
   @Override
@@ -43,6 +51,7 @@ final class RackPlacement implements MedianPlacement {
       conf.put("sponge.pool.size", Long.toString(poolBytes));
       conf.put("sponge.tiers", "pool,remote,disk");
       conf.put("sponge.remote.servers", services.serverEndpoint(2));
+      conf.put("sponge.write.overflow", Boolean.toString(overflow));
     }
     node.prepare(conf);
   }
