@@ -159,6 +159,30 @@ final class SpongeOutputStream extends OutputStream {
     }
   }
 
+  /**
+   * Counts {@code sealed} in flight, waiting for a place if need be; or, when every place is taken
+   * and the task overflows to disk, stores it on the local disk in this thread. The buffer goes
+   * back to the pool if this throws.
+   *
+   * @return true when the chunk was stored here (the buffer is free again), false when it is
+   *     counted in flight for {@link SpongeFile#writeBehind}
+   */
+  private boolean overflowedOrInFlight(ByteBuffer sealed) throws IOException {
+    try {
+      if (task.buffers().tryBeginFlight()) {
+        return false;
+      }
+      if (task.overflowToDisk() && file.storeOverflow(chunkIndex, sealed)) {
+        return true;
+      }
+      task.buffers().beginFlight();
+      return false;
+    } catch (IOException | RuntimeException e) {
+      task.buffers().giveBack(sealed);
+      throw e;
+    }
+  }
+
   private void sealChunk(boolean last) throws IOException {
     if (target == null) {
       return;
@@ -186,17 +210,9 @@ final class SpongeOutputStream extends OutputStream {
       try {
         if (last && file.storeNowIfIdle(chunkIndex, sealed)) {
           task.buffers().giveBack(sealed);
-        } else if (task.buffers().tryBeginFlight()) {
-          file.writeBehind(chunkIndex, sealed);
-        } else if (task.overflowToDisk() && file.storeOverflow(chunkIndex, sealed)) {
+        } else if (overflowedOrInFlight(sealed)) {
           task.buffers().giveBack(sealed);
         } else {
-          try {
-            task.buffers().beginFlight();
-          } catch (IOException | RuntimeException e) {
-            task.buffers().giveBack(sealed);
-            throw e;
-          }
           file.writeBehind(chunkIndex, sealed);
         }
       } finally {

@@ -2,6 +2,7 @@ package org.spongefiles.core.tier;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -172,6 +173,9 @@ public final class TierChain implements Closeable {
     StoredChunk stored;
     try {
       stored = disk.store(file, data.duplicate());
+    } catch (InterruptedIOException e) {
+      Thread.currentThread().interrupt(); // the writer's wait that follows reports it
+      return null;
     } catch (IOException e) {
       LOG.warn(
           "disk tier failed to store overflow chunk {} of {}; queueing it: {}",
