@@ -171,8 +171,9 @@ public final class SpongeOptions implements OptionSet {
           .importance(Importance.LOW)
           .validate(Validator.between(1, 1024))
           .describe(
-              "Chunks a task allocates per request to a sponge server; unused ones are freed "
-                  + "when the task closes.");
+              "Chunks a task allocates per request to a sponge server, and holds unused at "
+                  + "most: from 2 on, the write that takes the last one asks for the next batch "
+                  + "in the same round trip. Unused ones are freed when the task closes.");
 
   public static final ConfigOption<Duration> REMOTE_REFUSAL_BACKOFF =
       ConfigOption.duration("sponge.remote.refusal.backoff", Duration.ofSeconds(1))

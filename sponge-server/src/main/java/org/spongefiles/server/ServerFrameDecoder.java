@@ -108,6 +108,34 @@ final class ServerFrameDecoder extends FrameDecoder {
     return handedOut;
   }
 
+  /**
+   * How many bytes the next read into an ordinary buffer should take, when {@link #chunkReadBuffer}
+   * gave none: the rest of the frame being gathered or of the data being dropped, else {@code
+   * headRead}, enough for a request's head. A WRITE's data is then never read into an ordinary
+   * buffer beyond those few bytes (to be copied into its chunk afterwards): once its head has
+   * arrived the rest goes straight into the chunk.
+   */
+  int ordinaryReadSize(int headRead) {
+    int rest;
+    if (write != null) {
+      rest = write.remaining();
+    } else {
+      ByteBuf pending = internalBuffer();
+      int have = pending.readableBytes();
+      if (failed() || have < Frame.HEADER_SIZE) {
+        return headRead;
+      }
+      int at = pending.readerIndex();
+      if (targets != null
+          && pending.getByte(at + 5) == Opcode.WRITE.code()
+          && have < Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD) {
+        return headRead; // its head decides whether the data goes into a chunk
+      }
+      rest = Frame.HEADER_SIZE + pending.getInt(at + 16) - have; // the header was checked
+    }
+    return Math.max(headRead, rest);
+  }
+
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (msg == null || msg != handedOut) {

@@ -41,9 +41,9 @@ import org.spongefiles.daemon.netty.Responses;
  * <p>Until the peer has authenticated it gets almost nothing: frames of at most {@link
  * Frame#MAX_UNAUTHENTICATED_PAYLOAD} bytes read into small buffers, {@code
  * sponge.server.handshake.timeout} to prove the secret, and no log line of its own (its faults go
- * to the {@link RefusalLog} summary). Once authenticated the frame limit and read buffers grow to a
- * chunk's worth, and a WRITE's data is read straight into the chunk it names ({@link
- * ServerFrameDecoder}); this handler answers it once it is in.
+ * to the {@link RefusalLog} summary). Once authenticated the frame limit grows to a chunk's worth,
+ * a frame gathered whole is read in a buffer of its size, and a WRITE's data is read straight into
+ * the chunk it names ({@link ServerFrameDecoder}); this handler answers it once it is in.
  */
 final class ServerHandler extends RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
@@ -66,7 +66,7 @@ final class ServerHandler extends RequestHandler {
   /** What an authenticated connection may use, and how long a stranger may take to become one. */
   static final class Limits {
     final int maxPayload;
-    final RecvByteBufAllocator receiveBuffers; // after authentication
+    final RecvByteBufAllocator receiveBuffers; // after authentication: the head of each request
     final long handshakeTimeoutMillis;
     final RefusalLog refusals;
     final SessionKeys sessions;

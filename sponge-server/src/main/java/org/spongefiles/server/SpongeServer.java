@@ -1,7 +1,6 @@
 package org.spongefiles.server;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -62,6 +61,12 @@ import org.spongefiles.daemon.RunningDaemon;
  */
 public final class SpongeServer implements RunningDaemon {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeServer.class);
+
+  /**
+   * Bytes read for the head of an authenticated peer's next request: any control request fits, and
+   * of a WRITE's data at most this much is copied into its chunk rather than read into it.
+   */
+  static final int HEAD_READ = 4 << 10;
 
   private final SharedPool pool;
   private final String endpoint;
@@ -144,8 +149,9 @@ public final class SpongeServer implements RunningDaemon {
     this.handlerLimits =
         new ServerHandler.Limits(
             maxPayload,
-            // Chunk frames are large: read them in few system calls, not 64 KiB at a time.
-            new AdaptiveRecvByteBufAllocator(4096, 64 << 10, maxPayload + Frame.HEADER_SIZE),
+            // The head of the next request; the rest of a longer frame is read in one buffer
+            // of its size, and a WRITE's data straight into its chunk (TwoStageRecvAllocator).
+            new FixedRecvByteBufAllocator(HEAD_READ),
             ServerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis(),
             refusals,
             sessions);

@@ -7,10 +7,13 @@ import io.netty.channel.RecvByteBufAllocator;
 import io.netty.util.UncheckedBooleanSupplier;
 
 /**
- * Read buffers of one connection: small ones until the peer has authenticated, then those of the
- * allocator for chunk traffic, or the pool chunk itself while a WRITE's data arrives. A channel
- * keeps the handle it made at its first read, so replacing the channel's allocator after HELLO
- * would change nothing; this one switches at the next read.
+ * Read buffers of one connection: small ones until the peer has authenticated; then the pool chunk
+ * itself while a WRITE's data arrives, and otherwise a buffer sized by the frame decoder ({@link
+ * ServerFrameDecoder#ordinaryReadSize}): the rest of a frame being gathered, or the trusted
+ * allocator's size for the head of the next frame. So a read never takes more of a WRITE's data
+ * into an ordinary buffer than the few bytes after its head, which would have to be copied into the
+ * chunk afterwards. A channel keeps the handle it made at its first read, so replacing the
+ * channel's allocator after HELLO would change nothing; this one switches at the next read.
  */
 final class TwoStageRecvAllocator implements RecvByteBufAllocator {
   private final RecvByteBufAllocator stranger;
@@ -57,8 +60,11 @@ final class TwoStageRecvAllocator implements RecvByteBufAllocator {
 
     @Override
     public ByteBuf allocate(ByteBufAllocator alloc) {
-      ByteBuf chunk = current == large ? chunkReads.chunkReadBuffer() : null;
-      return chunk != null ? chunk : current.allocate(alloc);
+      if (current != large) {
+        return small.allocate(alloc);
+      }
+      ByteBuf chunk = chunkReads.chunkReadBuffer();
+      return chunk != null ? chunk : alloc.ioBuffer(chunkReads.ordinaryReadSize(large.guess()));
     }
 
     @Override

@@ -184,6 +184,53 @@ class ServerFrameDecoderTest {
   }
 
   @Test
+  void ordinaryReadsTakeAHeadThenTheRestOfAGatheredFrameButNeverAStreamedWritesData() {
+    int head = 4096;
+    Chunk chunk = new Chunk();
+    ServerFrameDecoder decoder = new ServerFrameDecoder(64, "test");
+    EmbeddedChannel channel = channel(decoder, chunk);
+    byte[] data = data();
+    assertThat(decoder.ordinaryReadSize(head)).as("between frames").isEqualTo(head);
+
+    // A WRITE's header without its whole head: the head decides where the data goes.
+    ByteBuf stream = write(1, 0, data);
+    channel.writeInbound(stream.readRetainedSlice(Frame.HEADER_SIZE + 4));
+    assertThat(decoder.ordinaryReadSize(head)).isEqualTo(head);
+    channel.writeInbound(stream.readRetainedSlice(ChunkRange.WRITE_HEAD - 4 + 10));
+    assertThat(decoder.chunkReadBuffer().writableBytes()).isEqualTo(LENGTH - 10);
+    feed(channel, stream, 4000);
+    ServerFrameDecoder.StreamedWrite streamed = channel.readInbound();
+    assertThat(streamed.refusal()).isNull();
+    assertThat(decoder.ordinaryReadSize(head)).as("after the WRITE").isEqualTo(head);
+
+    // A WRITE gathered whole (not the peer's chunk): the rest of it in one read.
+    chunk.owned = false;
+    stream = write(2, 0, data);
+    int first = Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD + 100;
+    channel.writeInbound(stream.readRetainedSlice(first));
+    assertThat(decoder.chunkReadBuffer()).isNull();
+    assertThat(decoder.ordinaryReadSize(head))
+        .isEqualTo(Frame.HEADER_SIZE + ChunkRange.WRITE_HEAD + LENGTH - first);
+    assertThat(decoder.ordinaryReadSize(1 << 20)).as("never less than a head").isEqualTo(1 << 20);
+    feed(channel, stream, 4000);
+    InboundFrame gathered = channel.readInbound();
+    assertThat(gathered.payload.readableBytes()).isEqualTo(ChunkRange.WRITE_HEAD + LENGTH);
+    gathered.release();
+
+    // A streamed WRITE whose chunk was lost midway: the rest of its data, to be dropped.
+    chunk.owned = true;
+    stream = write(3, 0, data);
+    channel.writeInbound(stream.readRetainedSlice(first));
+    chunk.owned = false;
+    assertThat(decoder.chunkReadBuffer()).isNull();
+    assertThat(decoder.ordinaryReadSize(head)).isEqualTo(LENGTH - 100);
+    feed(channel, stream, 4000);
+    ServerFrameDecoder.StreamedWrite dropped = channel.readInbound();
+    assertThat(dropped.refusal().code()).isEqualTo(ErrorCode.NO_SUCH_CHUNK);
+    assertThat(channel.finish()).isFalse();
+  }
+
+  @Test
   void beforeAuthenticationWritesAreOrdinaryFrames() {
     EmbeddedChannel channel = new EmbeddedChannel(new ServerFrameDecoder(LENGTH + 64, "test"));
     feed(channel, write(1, 0, data()), 512);

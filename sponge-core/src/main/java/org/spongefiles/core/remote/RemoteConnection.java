@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.spongefiles.core.wire.Challenge;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
@@ -22,14 +25,18 @@ import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
 
 /**
- * One authenticated connection to a sponge server, one request at a time. Chunk data is written
- * from and read into the caller's buffers directly. After a failure that leaves the stream in an
- * unknown state the connection is {@linkplain #isBroken() broken} and must be closed.
+ * One authenticated connection to a sponge server, one request at a time (but for an ALLOCATE sent
+ * ahead of a WRITE, {@link #writeAndAllocate}). Chunk data is written from and read into the
+ * caller's buffers directly. After a failure that leaves the stream in an unknown state the
+ * connection is {@linkplain #isBroken() broken} and must be closed.
  */
 public final class RemoteConnection implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteConnection.class);
+
   private final ServerAddress server;
   private final TimedChannel channel;
   private final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER_SIZE);
+  private final ByteBuffer allocateFrame = ByteBuffer.allocateDirect(Frame.HEADER_SIZE + 4);
   private long nextRequestId = 1;
   private int chunkSize;
   private String serverNode;
@@ -132,6 +139,57 @@ public final class RemoteConnection implements Closeable {
           channel.readFully(ByteBuffer.allocate(length));
           return null;
         });
+  }
+
+  /**
+   * {@link #write(ChunkHandle, int, ByteBuffer, Runnable)} with an ALLOCATE of up to {@code count}
+   * chunks sent ahead of the WRITE in the same system call, so refilling the task's reserve of
+   * chunks costs no round trip of its own. The server answers both in order; {@code allocated} gets
+   * the new chunks before the WRITE's answer is read. A refused ALLOCATE (the server is full, the
+   * task over its quota) gives none, and the WRITE goes on: the next allocation asks again and sees
+   * the refusal itself.
+   */
+  public void writeAndAllocate(
+      ChunkHandle chunk,
+      int offset,
+      ByteBuffer data,
+      int count,
+      Consumer<List<ChunkHandle>> allocated,
+      Runnable meanwhile)
+      throws IOException {
+    ByteBuffer head = ByteBuffer.allocate(ChunkRange.WRITE_HEAD);
+    new ChunkRange(chunk, offset, data.remaining()).putWriteHead(head);
+    exchange(
+        () -> {
+          long allocateId = nextRequestId++;
+          allocateFrame.clear();
+          Frame.putHeader(allocateFrame, Opcode.ALLOCATE, 0, allocateId, 4);
+          allocateFrame.putInt(count).flip();
+          long writeId = prepare(Opcode.WRITE, ChunkRange.WRITE_HEAD + data.remaining());
+          channel.writeFully(allocateFrame, header, head.flip(), data);
+          meanwhile.run();
+          allocated.accept(receiveAllocated(allocateId));
+          int length = receiveHeader(writeId, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD);
+          channel.readFully(ByteBuffer.allocate(length));
+          return null;
+        });
+  }
+
+  /** The chunks of a pipelined ALLOCATE's answer; none when the server refused. */
+  private List<ChunkHandle> receiveAllocated(long id) throws IOException {
+    int length;
+    try {
+      length = receiveHeader(id, Opcode.ALLOCATED, Frame.MAX_CONTROL_PAYLOAD);
+    } catch (WireException e) {
+      if (!e.code().isRefusal()) {
+        throw e;
+      }
+      LOG.debug("{} refused to allocate ahead: {}", server, e.reason());
+      return List.of();
+    }
+    ByteBuffer payload = ByteBuffer.allocate(length);
+    channel.readFully(payload);
+    return ChunkHandles.decode(payload.flip(), server.toString());
   }
 
   /** Reads {@code dst.remaining()} bytes of {@code chunk} at {@code offset} into {@code dst}. */
@@ -254,15 +312,21 @@ public final class RemoteConnection implements Closeable {
         || code == ErrorCode.NOT_LEADER;
   }
 
-  private long send(Opcode opcode, ByteBuffer... body) throws IOException {
+  /** Puts the header of the next request, of {@code length} payload bytes, into {@link #header}. */
+  private long prepare(Opcode opcode, int length) {
     long id = nextRequestId++;
+    header.clear();
+    Frame.putHeader(header, opcode, 0, id, length);
+    header.flip();
+    return id;
+  }
+
+  private long send(Opcode opcode, ByteBuffer... body) throws IOException {
     int length = 0;
     for (ByteBuffer part : body) {
       length += part.remaining();
     }
-    header.clear();
-    Frame.putHeader(header, opcode, 0, id, length);
-    header.flip();
+    long id = prepare(opcode, length);
     ByteBuffer[] all = new ByteBuffer[body.length + 1];
     all[0] = header;
     System.arraycopy(body, 0, all, 1, body.length);

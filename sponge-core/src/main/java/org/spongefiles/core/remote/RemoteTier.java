@@ -27,7 +27,8 @@ import org.spongefiles.core.wire.WireException;
  * server that refuses (full, over quota) or fails is skipped for a while and the next is tried;
  * when none takes the chunk the chain falls through to disk. A server that dies while a chunk is
  * written to it costs nothing: the chunk is still in the writer's buffer and goes elsewhere. Chunks
- * are allocated in small batches to save a round trip per chunk.
+ * are allocated in small batches, and each batch after the first rides along with a WRITE, so a
+ * chunk costs one round trip.
  */
 public final class RemoteTier implements Tier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteTier.class);
@@ -79,8 +80,19 @@ public final class RemoteTier implements Tier {
               "its chunks hold " + connection.chunkSize() + " bytes, not " + length);
           continue;
         }
-        ChunkHandle handle = reservation(server, connection);
-        connection.write(handle, 0, payload.duplicate(), meanwhile);
+        Reservation reservation = reservation(server, connection);
+        ChunkHandle handle = reservation.handle;
+        if (reservation.last) {
+          connection.writeAndAllocate(
+              handle,
+              0,
+              payload.duplicate(),
+              settings.allocateBatch,
+              more -> reserve(server, more),
+              meanwhile);
+        } else {
+          connection.write(handle, 0, payload.duplicate(), meanwhile);
+        }
         synchronized (this) {
           used.add(server);
         }
@@ -137,24 +149,42 @@ public final class RemoteTier implements Tier {
     return order;
   }
 
-  private ChunkHandle reservation(ServerAddress server, RemoteConnection connection)
+  /** A chunk reserved on a server for the next WRITE; {@code last}: the reserve is now empty. */
+  private static final class Reservation {
+    final ChunkHandle handle;
+    final boolean last;
+
+    Reservation(ChunkHandle handle, boolean last) {
+      this.handle = handle;
+      this.last = last;
+    }
+  }
+
+  /**
+   * A chunk from the task's reserve on {@code server}, allocating a batch when the reserve is
+   * empty. With batches of more than one chunk, the WRITE that takes the last chunk of the reserve
+   * refills it ({@link RemoteConnection#writeAndAllocate}), so only the first chunk on a server, or
+   * one after a refusal, waits for an ALLOCATE of its own. Batches of one keep nothing in reserve.
+   */
+  private Reservation reservation(ServerAddress server, RemoteConnection connection)
       throws IOException {
     synchronized (this) {
       Deque<ChunkHandle> handles = reserved.get(server);
       if (handles != null && !handles.isEmpty()) {
-        return handles.pollFirst();
+        ChunkHandle handle = handles.pollFirst();
+        return new Reservation(handle, handles.isEmpty() && settings.allocateBatch > 1);
       }
     }
     List<ChunkHandle> batch = connection.allocate(settings.allocateBatch);
     if (batch.isEmpty()) {
       throw new IOException("server " + server + " allocated no chunk");
     }
-    synchronized (this) {
-      reserved
-          .computeIfAbsent(server, s -> new ArrayDeque<>())
-          .addAll(batch.subList(1, batch.size()));
-    }
-    return batch.get(0);
+    reserve(server, batch.subList(1, batch.size()));
+    return new Reservation(batch.get(0), batch.size() == 1 && settings.allocateBatch > 1);
+  }
+
+  private synchronized void reserve(ServerAddress server, List<ChunkHandle> handles) {
+    reserved.computeIfAbsent(server, s -> new ArrayDeque<>()).addAll(handles);
   }
 
   private void failed(ServerAddress server, FileKey file, Exception e) {

@@ -21,10 +21,11 @@ import java.nio.ByteBuffer;
  * <p>A connection starts with the server's unsolicited {@link Opcode#CHALLENGE} (request id 0). The
  * client answers {@link Opcode#HELLO}, proving the cluster secret when one is configured; the
  * server answers {@link Opcode#HELLO_OK}, carrying the session ticket (see {@link HelloOk}), or an
- * {@link Opcode#ERROR} and closes. Then the client sends requests, one at a time per connection,
- * each answered by its response or an ERROR. A frame with a bad magic, an unknown version or
- * opcode, a length over the maximum, or a request out of order is answered with an ERROR naming the
- * problem and the connection is closed.
+ * {@link Opcode#ERROR} and closes. Then the client sends requests, each answered by its response or
+ * an ERROR, in the order sent; a client may send a request before the answer to the previous one (a
+ * task sends an ALLOCATE ahead of the WRITE that takes its last reserved chunk). A frame with a bad
+ * magic, an unknown version or opcode, a length over the maximum, or a request out of order is
+ * answered with an ERROR naming the problem and the connection is closed.
  */
 public final class Frame {
   public static final int MAGIC = 0x53504E47;
