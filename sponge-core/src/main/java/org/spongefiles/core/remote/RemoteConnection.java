@@ -168,7 +168,14 @@ public final class RemoteConnection implements Closeable {
           long writeId = prepare(Opcode.WRITE, ChunkRange.WRITE_HEAD + data.remaining());
           channel.writeFully(allocateFrame, header, head.flip(), data);
           meanwhile.run();
-          allocated.accept(receiveAllocated(allocateId));
+          List<ChunkHandle> more;
+          try {
+            more = receiveAllocated(allocateId);
+          } catch (WireException e) {
+            broken = true; // the WRITE's answer is left unread
+            throw e;
+          }
+          allocated.accept(more);
           int length = receiveHeader(writeId, Opcode.WRITTEN, Frame.MAX_CONTROL_PAYLOAD);
           channel.readFully(ByteBuffer.allocate(length));
           return null;
