@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.spongefiles.bag.PigRecipe;
@@ -41,6 +42,7 @@ public final class PigJvm {
   private String mode = "local";
   private long pressureMillis;
   private boolean tmpWrites;
+  private UnaryOperator<List<String>> launcher = UnaryOperator.identity();
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
   public PigJvm(Path input, Path work) {
@@ -103,6 +105,15 @@ public final class PigJvm {
     return this;
   }
 
+  /**
+   * Starts the child through {@code wrap}, which gets the {@code java ...} command and returns the
+   * one to start (for the node sweep: the command made to join a memory container first).
+   */
+  public PigJvm launcher(UnaryOperator<List<String>> wrap) {
+    this.launcher = wrap;
+    return this;
+  }
+
   /** Counts the bytes written under java.io.tmpdir with Java Flight Recorder. */
   public PigJvm measureTmpWrites() {
     this.tmpWrites = true;
@@ -138,7 +149,7 @@ public final class PigJvm {
     }
     Path log = work.resolve("child.log");
     Process process =
-        new ProcessBuilder(command(conf, properties))
+        new ProcessBuilder(launcher.apply(command(conf, properties)))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     List<String> lines = await(process, log);
