@@ -167,7 +167,6 @@ public final class NodeSweep {
             ofDisk.add(cell);
           }
           if (parts.contains("pig")) {
-            long pigHeap = size("bench.node.pig.heap", "128m");
             pig.measure(
                 diskClass.label,
                 load,
@@ -175,7 +174,7 @@ public final class NodeSweep {
                 root,
                 containers,
                 neighbours,
-                containerLimit(pigHeap, memory));
+                containerLimit(pig.heapBytes(), memory));
           }
         }
       }

@@ -36,7 +36,7 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
  * measures it. Both variants run with {@code mapreduce.reduce.shuffle.input.buffer.percent=0.3} and
  * {@link PigJvm}'s 16 MB io.sort.mb, as in PigBench.
  *
- * <p>Properties: {@code bench.node.pig.pages} (400,000), {@code bench.node.pig.heap} (128m: the
+ * <p>Properties: {@code bench.node.pig.pages} (400,000), {@code bench.node.pig.heap} (96m: the
  * child's heap; its container is this heap plus {@code bench.node.direct}, {@code
  * bench.node.overhead} and the page cache of the memory condition), {@code bench.node.pig.pool}
  * (512m). Run alone with {@link #main} ({@code bench.node.parts=pig}).
@@ -45,7 +45,7 @@ final class PigNodeCells {
   private static final PigQuery[] QUERIES = {PigQuery.ANCHORTEXT, PigQuery.QUANTILES};
 
   private final long pages = Long.getLong("bench.node.pig.pages", 400_000);
-  private final String heap = System.getProperty("bench.node.pig.heap", "128m");
+  private final String heap = System.getProperty("bench.node.pig.heap", "96m");
   private final String direct = System.getProperty("bench.node.direct", "64m");
   private final String poolSize = System.getProperty("bench.node.pig.pool", "512m");
   private final int runs;
@@ -91,6 +91,11 @@ final class PigNodeCells {
       System.setProperty("bench.remote.links", "");
     }
     NodeSweep.main(args);
+  }
+
+  /** The child JVM's heap, which its container's limit covers. */
+  long heapBytes() {
+    return ByteSize.parse(heap);
   }
 
   /** Both queries in one cell: {@code root} on the cell's disk, {@code neighbours} running. */
