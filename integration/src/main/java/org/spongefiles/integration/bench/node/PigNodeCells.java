@@ -44,8 +44,8 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
 final class PigNodeCells {
   private static final PigQuery[] QUERIES = {PigQuery.ANCHORTEXT, PigQuery.QUANTILES};
 
-  private final long pages = Long.getLong("bench.node.pig.pages", 400_000);
-  private final String heap = System.getProperty("bench.node.pig.heap", "96m");
+  private final long pages;
+  private final String heap;
   private final String direct = System.getProperty("bench.node.direct", "64m");
   private final String poolSize = System.getProperty("bench.node.pig.pool", "512m");
   private final int runs;
@@ -74,9 +74,20 @@ final class PigNodeCells {
   }
 
   PigNodeCells(int runs, Path out, Path imageDir) {
+    this(
+        runs,
+        out,
+        imageDir,
+        Long.getLong("bench.node.pig.pages", 400_000),
+        System.getProperty("bench.node.pig.heap", "96m"));
+  }
+
+  PigNodeCells(int runs, Path out, Path imageDir, long pages, String heap) {
     this.runs = runs;
     this.out = out;
     this.imageDir = imageDir;
+    this.pages = pages;
+    this.heap = heap;
   }
 
   /**
@@ -130,6 +141,15 @@ final class PigNodeCells {
           try (NodePlacement placement = new NodePlacement(root.resolve("pig"), container)) {
             pair[index] = runOne(cell.query, recipe, placement);
             peak[index] = placement.maxUsage();
+            if (container != null
+                && !pair[index].memoryCgroup().equals("/" + container.group.getFileName())) {
+              throw new IllegalStateException(
+                  cell.name()
+                      + ": the Pig child ran in memory cgroup '"
+                      + pair[index].memoryCgroup()
+                      + "', not in its container "
+                      + container.group);
+            }
           }
         }
         try {
@@ -144,11 +164,12 @@ final class PigNodeCells {
         cell.stock = pair[0];
         cell.recipe = pair[1];
         BenchReport.info(
-            "%s run %d (container limit %s%s): stock %.1f s, recipe %.1f s; container peak"
-                + " stock %s, recipe %s; %s",
+            "%s run %d (container limit %s, java.io.tmpdir on %s%s): stock %.1f s, recipe %.1f"
+                + " s; container peak stock %s, recipe %s; %s",
             cell.name(),
             run,
             containers ? ByteSize.format(limit) : "none",
+            pair[0].tmpStore(),
             neighbours != null
                 ? ", " + neighbours.describe() + ", " + neighbours.alive() + " alive"
                 : "",
@@ -185,8 +206,13 @@ final class PigNodeCells {
         List.of(QUERIES));
   }
 
-  private QueryRun runOne(PigQuery query, boolean recipe, NodePlacement placement)
-      throws Exception {
+  /**
+   * One variant of {@code query} in a child JVM placed by {@code placement}: its work directory
+   * under the placement's, its command wrapped into the placement's container, the recipe's fresh
+   * pool prefaulted by the placement.
+   */
+  QueryRun runOne(PigQuery query, boolean recipe, NodePlacement placement) throws Exception {
+    generate();
     Path work = placement.workRoot(null).resolve("run-" + (++runCount));
     PigJvm child =
         new PigJvm(input, work)
@@ -325,7 +351,8 @@ final class PigNodeCells {
     lines.add("");
     lines.add(
         "| query | disk | load | memory | stock s | recipe s | recipe / stock |"
-            + " recipe spilled to pool / disk MB | stock wrote to block devices MB |");
+            + " recipe spilled to pool / disk MB (last run) | stock wrote to block devices MB"
+            + " (last run) |");
     lines.add("|---|---|---|---|---|---|---|---|---|");
     for (Cell cell : cells) {
       lines.add(
