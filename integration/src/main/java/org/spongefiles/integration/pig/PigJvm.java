@@ -24,6 +24,9 @@ import org.spongefiles.bag.PigRecipe;
  * the recipe on, the child gets the bag factory's system properties and the shipped recipe's Pig
  * properties (sponge-pig.properties); without it, it runs stock Pig.
  *
+ * <p>Everything the child writes stays under the work directory: Hadoop's and Pig's temporary
+ * directories, the local job runner's staging area, java.io.tmpdir.
+ *
  * <p>Pig's MapReduce mode needs a core-site.xml on the classpath: one is written into the work
  * directory's conf/ (local file system, local job runner), with a log4j.properties sending Pig's
  * and Hadoop's warnings to child.log, and put first on the child's classpath.
@@ -50,6 +53,8 @@ public final class PigJvm {
     this.work = work;
     pig.setProperty("hadoop.tmp.dir", work.resolve("hadoop").toString());
     pig.setProperty("pig.temp.dir", work.resolve("pig").toString());
+    // The local job runner stages jobs under /tmp/hadoop/mapred/staging unless told otherwise.
+    pig.setProperty("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
     pig.setProperty("mapreduce.task.io.sort.mb", "16");
   }
 
