@@ -26,10 +26,11 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
  * local directories, Pig's temp dir, java.io.tmpdir where stock Pig's bags spill, our disk tier) on
  * the cell's disk, the JVM in a fresh {@link MemoryContainer} of the cell's limit, and the recipe's
  * pool (fresh for every run) prefaulted from outside the container; the cell's {@link Neighbours}
- * run meanwhile. The first pair of every cell must give the same sorted output lines, or the sweep
- * stops. One {@code BENCH pig-<query>-<disk>-<load>-<memory>} line per cell and query (median ratio
- * recipe / stock of the query time, min-max), a table ({@code pig-sweep.md}) and one PNG per query
- * and disk class ({@code pig-<query>-<disk>.png}) in {@code bench.node.out}.
+ * run meanwhile. The first pair of every cell must give the same sorted output lines, and every
+ * child must report its container's memory cgroup, or the sweep stops. One {@code BENCH
+ * pig-<query>-<disk>-<load>-<memory>} line per cell and query (median ratio recipe / stock of the
+ * query time, min-max), a table ({@code pig-sweep.md}) and one PNG per query and disk class ({@code
+ * pig-<query>-<disk>.png}) in {@code bench.node.out}.
  *
  * <p>The pages are generated once, outside the emulated disks (as the median job's input), and the
  * query time is Pig's whole job (map, shuffle and reduce in local mode), as {@code PigBench}
@@ -41,7 +42,7 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
  * bench.node.overhead} and the page cache of the memory condition), {@code bench.node.pig.pool}
  * (512m). Run alone with {@link #main} ({@code bench.node.parts=pig}).
  */
-final class PigNodeCells {
+public final class PigNodeCells {
   private static final PigQuery[] QUERIES = {PigQuery.ANCHORTEXT, PigQuery.QUANTILES};
 
   private final long pages;
