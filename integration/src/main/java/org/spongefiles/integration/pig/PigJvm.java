@@ -24,8 +24,8 @@ import org.spongefiles.bag.PigRecipe;
  * the recipe on, the child gets the bag factory's system properties and the shipped recipe's Pig
  * properties (sponge-pig.properties); without it, it runs stock Pig.
  *
- * <p>Everything the child writes stays under the work directory: Hadoop's and Pig's temporary
- * directories, the local job runner's staging area, java.io.tmpdir.
+ * <p>The child's files, apart from the pool a recipe names, stay under the work directory: Hadoop's
+ * and Pig's temporary directories, the local job runner's staging area, java.io.tmpdir.
  *
  * <p>Pig's MapReduce mode needs a core-site.xml on the classpath: one is written into the work
  * directory's conf/ (local file system, local job runner), with a log4j.properties sending Pig's
@@ -53,7 +53,7 @@ public final class PigJvm {
     this.work = work;
     pig.setProperty("hadoop.tmp.dir", work.resolve("hadoop").toString());
     pig.setProperty("pig.temp.dir", work.resolve("pig").toString());
-    // The local job runner stages jobs under /tmp/hadoop/mapred/staging unless told otherwise.
+    // The local job runner stages jobs in a fixed directory of its own unless told otherwise.
     pig.setProperty("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
     pig.setProperty("mapreduce.task.io.sort.mb", "16");
   }
