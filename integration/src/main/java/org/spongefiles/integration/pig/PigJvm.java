@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.spongefiles.bag.PigRecipe;
@@ -22,6 +23,9 @@ import org.spongefiles.bag.PigRecipe;
  * fresh {@code java.io.tmpdir} under the work directory, so what Pig leaves there can be seen. With
  * the recipe on, the child gets the bag factory's system properties and the shipped recipe's Pig
  * properties (sponge-pig.properties); without it, it runs stock Pig.
+ *
+ * <p>The child's files, apart from the pool a recipe names, stay under the work directory: Hadoop's
+ * and Pig's temporary directories, the local job runner's staging area, java.io.tmpdir.
  *
  * <p>Pig's MapReduce mode needs a core-site.xml on the classpath: one is written into the work
  * directory's conf/ (local file system, local job runner), with a log4j.properties sending Pig's
@@ -41,6 +45,7 @@ public final class PigJvm {
   private String mode = "local";
   private long pressureMillis;
   private boolean tmpWrites;
+  private UnaryOperator<List<String>> launcher = UnaryOperator.identity();
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
   public PigJvm(Path input, Path work) {
@@ -48,6 +53,8 @@ public final class PigJvm {
     this.work = work;
     pig.setProperty("hadoop.tmp.dir", work.resolve("hadoop").toString());
     pig.setProperty("pig.temp.dir", work.resolve("pig").toString());
+    // The local job runner stages jobs in a fixed directory of its own unless told otherwise.
+    pig.setProperty("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
     pig.setProperty("mapreduce.task.io.sort.mb", "16");
   }
 
@@ -103,6 +110,15 @@ public final class PigJvm {
     return this;
   }
 
+  /**
+   * Starts the child through {@code wrap}, which gets the {@code java ...} command and returns the
+   * one to start (for the node sweep: the command made to join a memory container first).
+   */
+  public PigJvm launcher(UnaryOperator<List<String>> wrap) {
+    this.launcher = wrap;
+    return this;
+  }
+
   /** Counts the bytes written under java.io.tmpdir with Java Flight Recorder. */
   public PigJvm measureTmpWrites() {
     this.tmpWrites = true;
@@ -138,7 +154,7 @@ public final class PigJvm {
     }
     Path log = work.resolve("child.log");
     Process process =
-        new ProcessBuilder(command(conf, properties))
+        new ProcessBuilder(launcher.apply(command(conf, properties)))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     List<String> lines = await(process, log);

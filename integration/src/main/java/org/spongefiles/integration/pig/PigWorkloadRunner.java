@@ -22,10 +22,11 @@ import org.apache.pig.tools.pigstats.PigStats;
  * {@link PigJvm}, and prints one line per query for the parent:
  *
  * <pre>
- * QUERY name=anchortext mode=local millis=5321 output=/.../out tmp_bytes=0 tmp_files=0 tmp_bag_files_left=0 POOL_BYTES_WRITTEN=...
+ * QUERY name=anchortext mode=local millis=5321 output=/.../out tmp_bytes=0 tmp_files=0 tmp_store=/dev/sda1 memory_cgroup=/ tmp_bag_files_left=0 POOL_BYTES_WRITTEN=...
  * </pre>
  *
- * with the SpongeFiles counters of the query's jobs, and {@code DONE} at the end. Arguments: {@code
+ * with the SpongeFiles counters of the query's jobs, the file store of java.io.tmpdir and the JVM's
+ * memory cgroup (where the node sweep placed it), and {@code DONE} at the end. Arguments: {@code
  * --mode local|mapreduce --input DIR --work DIR --queries anchortext,quantiles --properties FILE
  * [--pressure-ms N] [--tmp-writes]}.
  */
@@ -103,6 +104,11 @@ public final class PigWorkloadRunner {
       line.append(" tmp_bytes=").append(writes.bytes());
       line.append(" tmp_files=").append(writes.files());
     }
+    line.append(" tmp_store=").append(Files.getFileStore(tmp).name());
+    String cgroup = memoryCgroup();
+    if (!cgroup.isEmpty()) {
+      line.append(" memory_cgroup=").append(cgroup);
+    }
     for (Map.Entry<String, Long> io : blockIo().entrySet()) {
       line.append(' ').append(io.getKey()).append('=').append(io.getValue());
     }
@@ -136,6 +142,20 @@ public final class PigWorkloadRunner {
       }
     }
     return io;
+  }
+
+  /** This JVM's cgroup v1 memory group ({@code /proc/self/cgroup}); empty where there is none. */
+  private static String memoryCgroup() throws IOException {
+    Path proc = Path.of("/proc/self/cgroup");
+    if (Files.isReadable(proc)) {
+      for (String entry : Files.readAllLines(proc)) {
+        String[] parts = entry.split(":", 3);
+        if (parts.length == 3 && parts[1].equals("memory")) {
+          return parts[2];
+        }
+      }
+    }
+    return "";
   }
 
   /** Why Pig says the query failed, with each failed job's message. */

@@ -50,6 +50,16 @@ public final class QueryRun {
     return Integer.parseInt(fields.getOrDefault("tmp_files", "-1"));
   }
 
+  /** The file store (device) of the child's java.io.tmpdir, where stock Pig's bags spill. */
+  public String tmpStore() {
+    return fields.get("tmp_store");
+  }
+
+  /** The child's cgroup v1 memory group; empty where the host has none. */
+  public String memoryCgroup() {
+    return fields.getOrDefault("memory_cgroup", "");
+  }
+
   /** Bag spill files ({@code pigbag*}) left in java.io.tmpdir right after the query. */
   public int tmpBagFilesLeft() {
     return Integer.parseInt(fields.get("tmp_bag_files_left"));

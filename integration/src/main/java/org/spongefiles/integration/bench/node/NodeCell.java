@@ -77,7 +77,7 @@ final class NodeCell {
   }
 
   /** {@code values}' median, min and max, in that order, formatted with {@code format}. */
-  private static String spread(String format, List<Double> values) {
+  static String spread(String format, List<Double> values) {
     return String.format(Locale.ROOT, format, median(values), min(values), max(values));
   }
 }

@@ -9,25 +9,37 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 
 /**
- * The node sweep's plots, the paper's Figures 4 to 6 analogs: per disk class, the median reduce
- * phase of stock and ours side by side for every load and memory condition, with min-max bars.
+ * The node sweep's plots, the paper's Figures 4 to 6 analogs: per disk class (and, for the Pig
+ * queries, per query), the median time of stock and ours side by side for every load and memory
+ * condition, with min-max bars.
  */
 final class NodePlot {
   private NodePlot() {}
 
   /** Writes {@code median-<disk>.png} in {@code dir} for the cells of {@code disk}. */
   static Path draw(String disk, List<NodeCell> cells, Path dir) throws IOException {
+    return draw(
+        "Median job, reduce phase on " + disk + " (median of runs; bars as wide as min-max)",
+        "reduce phase (s)",
+        new String[] {"stock Hadoop", "SpongeFiles"},
+        cells,
+        dir.resolve("median-" + disk + ".png"));
+  }
+
+  /**
+   * Writes {@code file}: per cell (load / memory on the x axis) the median of its stock and ours
+   * runs side by side, named {@code series} (stock first), with min-max bars.
+   */
+  static Path draw(String title, String yAxis, String[] series, List<NodeCell> cells, Path file)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
     CategoryChart chart =
         new CategoryChartBuilder()
             .width(800)
             .height(480)
-            .title(
-                "Median job, reduce phase on "
-                    + disk
-                    + " (median of runs; bars as wide as min-max)")
+            .title(title)
             .xAxisTitle("load / memory")
-            .yAxisTitle("reduce phase (s)")
+            .yAxisTitle(yAxis)
             .build();
     chart.getStyler().setErrorBarsColorSeriesColor(true);
     List<String> conditions = new ArrayList<>();
@@ -39,9 +51,8 @@ final class NodePlot {
       fill(values[0], errors[0], i, cell.stock);
       fill(values[1], errors[1], i, cell.ours);
     }
-    chart.addSeries("stock Hadoop", conditions, toList(values[0]), toList(errors[0]));
-    chart.addSeries("SpongeFiles", conditions, toList(values[1]), toList(errors[1]));
-    Path file = dir.resolve("median-" + disk + ".png");
+    chart.addSeries(series[0], conditions, toList(values[0]), toList(errors[0]));
+    chart.addSeries(series[1], conditions, toList(values[1]), toList(errors[1]));
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
   }

@@ -28,7 +28,9 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * bench.node.remote.overflow}: on, the default, and/or off), with {@code bench.node.remote.pool}
  * (32m) and {@code bench.node.remote.lender} (1g); and {@link RemoteTierBench}'s rows: the remote
  * tier over shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}). Without root it runs the nvme
- * row in a plain directory and says in one line per missing piece why the rest did not run.
+ * row in a plain directory and says in one line per missing piece why the rest did not run. In
+ * every cell also the paper's two Pig queries, stock Pig against the recipe ({@link PigNodeCells}:
+ * {@code BENCH pig-<query>-<disk>-<load>-<memory>}, pig-sweep.md, one PNG per query and disk class).
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -36,9 +38,10 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * run's JVM, {@code bench.node.overhead} (320m, the JVM's memory beyond heap and direct), {@code
  * bench.node.cache.abundant} (2g), {@code bench.node.cache.scarce} (32m), {@code bench.node.out}
  * (../docs/results/node-sweep, relative to integration/ where the bench profile runs), {@code
- * bench.node.dir} (java.io.tmpdir, where the disk images go); and MedianBench's, whose defaults
- * here are 8,000,000 numbers in 8 files, a 64m reduce heap, sort.mb 64, a 512m pool and no sponge
- * server.
+ * bench.node.dir} (java.io.tmpdir, where the disk images go), {@code bench.node.parts} (median,pig:
+ * the median job's cells, including the remote cell, and the Pig cells), PigNodeCells' {@code
+ * bench.node.pig.*}; and MedianBench's, whose defaults here are 8,000,000 numbers in 8 files, a 64m
+ * reduce heap, sort.mb 64, a 512m pool and no sponge server.
  */
 public final class NodeSweep {
   private final List<String> disks = list("bench.node.disks", "hdd,sata-ssd,nvme");
@@ -52,6 +55,8 @@ public final class NodeSweep {
       Path.of(System.getProperty("bench.node.out", "../docs/results/node-sweep"));
   private final Path imageDir =
       Path.of(System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir")));
+  private final List<String> parts = list("bench.node.parts", "median,pig");
+  private final PigNodeCells pig = new PigNodeCells(runs, out, imageDir);
   private final List<NodeCell> cells = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
 
@@ -156,9 +161,22 @@ public final class NodeSweep {
             BenchReport.info("NOT RUN: %s-%s-scarce (no memory containers)", diskClass.label, load);
             continue;
           }
-          NodeCell cell = new NodeCell(diskClass.label, load, memory);
-          measure(bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
-          ofDisk.add(cell);
+          if (parts.contains("median")) {
+            NodeCell cell = new NodeCell(diskClass.label, load, memory);
+            measure(
+                bench, cell, root, containers, neighbours, containerLimit(memory), node -> node);
+            ofDisk.add(cell);
+          }
+          if (parts.contains("pig")) {
+            pig.measure(
+                diskClass.label,
+                load,
+                memory,
+                root,
+                containers,
+                neighbours,
+                containerLimit(pig.heapBytes(), memory));
+          }
         }
       }
     }
@@ -167,6 +185,7 @@ public final class NodeSweep {
       Files.createDirectories(out);
       BenchReport.info("plot: %s", NodePlot.draw(diskClass.label, ofDisk, out));
     }
+    pig.plot(diskClass.label);
   }
 
   private void measure(
@@ -222,6 +241,9 @@ public final class NodeSweep {
   private void remoteCells(MedianBench bench, boolean disksHere, boolean containers)
       throws Exception {
     List<String> links = list("bench.node.remote.links", "1g,10g");
+    if (!parts.contains("median")) {
+      return;
+    }
     int rackNumber = 30;
     for (String label : list("bench.node.remote.disks", "hdd")) {
       DiskClass diskClass = DiskClass.of(label);
@@ -311,6 +333,10 @@ public final class NodeSweep {
   }
 
   private void report(MedianBench bench) throws IOException {
+    pig.report(notes);
+    if (!parts.contains("median")) {
+      return;
+    }
     Files.createDirectories(out);
     List<String> lines = new ArrayList<>();
     lines.add("# Node sweep: the median job on emulated nodes");
@@ -349,7 +375,12 @@ public final class NodeSweep {
 
   /** A run's container limit: heap, direct memory, the JVM's overhead and the page cache. */
   static long containerLimit(String memory) {
-    return size("bench.node.heap", "384m")
+    return containerLimit(size("bench.node.heap", "384m"), memory);
+  }
+
+  /** A container limit for a JVM of {@code heap}: the direct memory, overhead and cache added. */
+  static long containerLimit(long heap, String memory) {
+    return heap
         + size("bench.node.direct", "64m")
         + size("bench.node.overhead", "320m")
         + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");

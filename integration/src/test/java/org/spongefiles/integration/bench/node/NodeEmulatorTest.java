@@ -19,12 +19,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.spongefiles.integration.bench.ChildProcesses;
+import org.spongefiles.integration.pig.PigQuery;
+import org.spongefiles.integration.pig.PigReference;
+import org.spongefiles.integration.pig.QueryRun;
 
 /**
  * The node emulator's setup and teardown, asserted on the host's state: a throttled loop-device
- * disk, a memory container a child JVM really runs in, a shaped rack whose nodes reach each other,
- * and nothing of them left after close, after SIGTERM, and (through {@link StaleResources}) after
- * SIGKILL. Needs root with cgroup v1, loop devices, netns and tc, which this machine kind has.
+ * disk, a memory container a child JVM really runs in (also the node sweep's Pig child, spilling on
+ * the node's disk), a shaped rack whose nodes reach each other, and nothing of them left after
+ * close, after SIGTERM, and (through {@link StaleResources}) after SIGKILL. Needs root with cgroup
+ * v1, loop devices, netns and tc, which this machine kind has.
  */
 class NodeEmulatorTest {
   @TempDir Path dir;
@@ -108,6 +112,25 @@ class NodeEmulatorTest {
       assertThat(container.maxUsage()).isPositive();
     }
     assertThat(group).doesNotExist();
+  }
+
+  @Test
+  void sweepPutsAPigChildInItsContainerWithItsSpillDirOnTheNodeDisk() throws Exception {
+    try (EmulatedDisk disk = EmulatedDisk.create(DiskClass.NVME, "pig", 128L << 20, dir);
+        MemoryContainer container = MemoryContainer.create("pig-test", 1L << 30);
+        NodePlacement placement = new NodePlacement(disk.mount.resolve("pig"), container)) {
+      QueryRun run =
+          new PigNodeCells(1, dir, dir, 2_000, "96m").runOne(PigQuery.QUANTILES, true, placement);
+      assertThat(run.memoryCgroup()).isEqualTo("/" + container.group.getFileName());
+      assertThat(run.tmpStore()).as("java.io.tmpdir's device").isEqualTo(disk.device());
+      assertThat(run.output()).startsWith(disk.mount);
+      assertThat(PigReference.sortedLines(run.output()))
+          .isEqualTo(
+              PigReference.answer(
+                  PigQuery.QUANTILES,
+                  dir.resolve(Teardown.prefix() + "pig-input").resolve("pages")));
+      assertThat(container.maxUsage()).isPositive();
+    }
   }
 
   @Test
