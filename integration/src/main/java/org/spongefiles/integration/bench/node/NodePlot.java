@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -53,6 +54,43 @@ final class NodePlot {
     }
     chart.addSeries(series[0], conditions, toList(values[0]), toList(errors[0]));
     chart.addSeries(series[1], conditions, toList(values[1]), toList(errors[1]));
+    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+
+  /**
+   * Writes {@code file}: for every job and memory condition in {@code byJob}, stock (1) and ours'
+   * median time relative to stock's, side by side, with ours' min-max bars: the layout of the
+   * paper's Figures 4 and 5, normalized so jobs of different lengths share one axis.
+   */
+  static Path figure(String title, Map<String, List<NodeCell>> byJob, Path file)
+      throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(900)
+            .height(480)
+            .title(title)
+            .xAxisTitle("job / memory")
+            .yAxisTitle("time / stock's")
+            .build();
+    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    List<String> conditions = new ArrayList<>();
+    List<Double> stock = new ArrayList<>();
+    List<Double> stockErrors = new ArrayList<>();
+    List<Double> ours = new ArrayList<>();
+    List<Double> oursErrors = new ArrayList<>();
+    for (Map.Entry<String, List<NodeCell>> job : byJob.entrySet()) {
+      for (NodeCell cell : job.getValue()) {
+        conditions.add(job.getKey() + " / " + cell.memory);
+        stock.add(1.0);
+        stockErrors.add(0.0);
+        ours.add(NodeCell.median(cell.ratios));
+        oursErrors.add((NodeCell.max(cell.ratios) - NodeCell.min(cell.ratios)) / 2);
+      }
+    }
+    chart.addSeries("stock", conditions, stock, stockErrors);
+    chart.addSeries("SpongeFiles", conditions, ours, oursErrors);
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
   }

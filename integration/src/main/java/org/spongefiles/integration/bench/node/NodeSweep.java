@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.integration.bench.BenchReport;
@@ -30,7 +32,8 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * tier over shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}). Without root it runs the nvme
  * row in a plain directory and says in one line per missing piece why the rest did not run. In
  * every cell also the paper's two Pig queries, stock Pig against the recipe ({@link PigNodeCells}:
- * {@code BENCH pig-<query>-<disk>-<load>-<memory>}, pig-sweep.md, one PNG per query and disk class).
+ * {@code BENCH pig-<query>-<disk>-<load>-<memory>}, pig-sweep.md, one PNG per query and disk
+ * class).
  *
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
@@ -186,6 +189,44 @@ public final class NodeSweep {
       BenchReport.info("plot: %s", NodePlot.draw(diskClass.label, ofDisk, out));
     }
     pig.plot(diskClass.label);
+    figures(diskClass.label, ofDisk);
+  }
+
+  /**
+   * The paper's Figures 4 (no contention) and 5 (contention) for one disk class: every job (the
+   * median job and the Pig queries) under each memory condition, ours / stock.
+   */
+  private void figures(String disk, List<NodeCell> medianCells) throws IOException {
+    String[][] figures = {{"quiet", "4", "no contention"}, {"contended", "5", "three neighbours"}};
+    for (String[] figure : figures) {
+      Map<String, List<NodeCell>> byJob = new LinkedHashMap<>();
+      List<NodeCell> median = new ArrayList<>();
+      for (NodeCell cell : medianCells) {
+        if (cell.load.equals(figure[0])) {
+          median.add(cell);
+        }
+      }
+      if (!median.isEmpty()) {
+        byJob.put("median", median);
+      }
+      byJob.putAll(pig.byQuery(disk, figure[0]));
+      if (byJob.isEmpty()) {
+        continue;
+      }
+      Files.createDirectories(out);
+      Path file =
+          NodePlot.figure(
+              "Figure "
+                  + figure[1]
+                  + " analog: "
+                  + disk
+                  + ", "
+                  + figure[2]
+                  + "; time relative to stock (median of runs, min-max bars)",
+              byJob,
+              out.resolve("figure" + figure[1] + "-" + disk + ".png"));
+      BenchReport.info("plot: %s", file);
+    }
   }
 
   private void measure(

@@ -291,6 +291,19 @@ public final class PigNodeCells {
         cell.recipe.counter("DISK_BYTES_WRITTEN") / 1e6);
   }
 
+  /**
+   * Per query (by its label), the cells of {@code disk} under {@code load}; none measured: empty.
+   */
+  Map<String, List<NodeCell>> byQuery(String disk, String load) {
+    Map<String, List<NodeCell>> byQuery = new LinkedHashMap<>();
+    for (Cell cell : cells) {
+      if (cell.node.disk.equals(disk) && cell.node.load.equals(load)) {
+        byQuery.computeIfAbsent(cell.query.label(), label -> new ArrayList<>()).add(cell.node);
+      }
+    }
+    return byQuery;
+  }
+
   /** One PNG per query for the cells of {@code disk}. */
   void plot(String disk) throws IOException {
     for (PigQuery query : QUERIES) {
