@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.spongefiles.core.io.Checksums;
 import org.spongefiles.core.io.DeferredChecksums;
 import org.spongefiles.core.tier.FileKey;
@@ -32,6 +33,10 @@ public final class SpongeFile {
   private SpongeOutputStream output;
   private long length;
   private CompletableFuture<Void> writeBehind = CompletableFuture.completedFuture(null);
+
+  /** Chunks written behind whose store no I/O thread has started yet (guarded by this). */
+  private final List<QueuedChunk> queued = new ArrayList<>();
+
   private volatile IOException writeFailure;
 
   SpongeFile(SpongeTask task, FileKey key) {
@@ -161,18 +166,61 @@ public final class SpongeFile {
    * flight; it is counted out when stored.
    */
   void writeBehind(int index, ByteBuffer buffer) {
+    QueuedChunk chunk = new QueuedChunk(index, buffer);
     synchronized (this) {
       setRecord(index, null);
+      queued.add(chunk);
       writeBehind =
           writeBehind.thenRunAsync(
               () -> {
-                try {
-                  store(index, buffer);
-                } finally {
-                  task.buffers().endFlight(buffer);
+                if (take(chunk)) {
+                  try {
+                    store(index, buffer);
+                  } finally {
+                    task.buffers().endFlight(buffer);
+                  }
                 }
               },
               task.io());
+    }
+  }
+
+  /**
+   * Takes {@code chunk} off the queue for whoever stores it: an I/O thread, or the closing writer
+   * ({@link #overflowQueued}); false when the other one already took it.
+   */
+  private boolean take(QueuedChunk chunk) {
+    if (!chunk.taken.compareAndSet(false, true)) {
+      return false;
+    }
+    synchronized (this) {
+      queued.remove(chunk);
+    }
+    return true;
+  }
+
+  /**
+   * At close, with overflow on: stores every chunk still queued behind the writer (its store not
+   * started) on the local disk in the writer's thread, so the writer waits only for the stores
+   * already under way, not for a queue of chunks behind a slow link. A chunk the disk does not take
+   * is stored through the tier chain here.
+   */
+  private void overflowQueued() {
+    List<QueuedChunk> mine = new ArrayList<>();
+    synchronized (this) {
+      mine.addAll(queued);
+    }
+    for (QueuedChunk chunk : mine) {
+      if (!take(chunk)) {
+        continue;
+      }
+      try {
+        if (!storeOverflow(chunk.index, chunk.buffer)) {
+          store(chunk.index, chunk.buffer);
+        }
+      } finally {
+        task.buffers().endFlight(chunk.buffer);
+      }
     }
   }
 
@@ -274,6 +322,9 @@ public final class SpongeFile {
     }
     long start = System.nanoTime();
     try {
+      if (task.overflowToDisk()) {
+        overflowQueued();
+      }
       pending.get();
     } catch (InterruptedException e) {
       // The file cannot be finished: it ends FAILED, and delete() waits for what is in flight.
@@ -344,5 +395,17 @@ public final class SpongeFile {
   @Override
   public String toString() {
     return key.toString();
+  }
+
+  /** A sealed chunk handed to the I/O threads, taken by exactly one storer. */
+  private static final class QueuedChunk {
+    final int index;
+    final ByteBuffer buffer;
+    final AtomicBoolean taken = new AtomicBoolean();
+
+    QueuedChunk(int index, ByteBuffer buffer) {
+      this.index = index;
+      this.buffer = buffer;
+    }
   }
 }
