@@ -249,7 +249,8 @@ public final class SpongeOptions implements OptionSet {
           .describe(
               "When every write-behind buffer is queued (sponge.write.buffers) and the tiers list "
                   + "the remote tier before the disk tier, a writer stores its next chunk on the "
-                  + "local disk itself instead of waiting: a rack link slower than the local "
+                  + "local disk itself instead of waiting, and at close takes back the chunks "
+                  + "still queued and stores them there too: a rack link slower than the local "
                   + "disk's page cache then never holds the writer back, and a task is not slower "
                   + "than spilling to disk alone. Counted in OVERFLOW_CHUNKS. false: the writer "
                   + "waits for the remote tier, as the SpongeFiles paper's design does (for nodes "
