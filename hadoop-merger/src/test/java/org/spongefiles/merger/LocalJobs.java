@@ -118,6 +118,9 @@ final class LocalJobs implements AutoCloseable {
     conf.set("fs.defaultFS", "file:///");
     conf.set("mapreduce.cluster.local.dir", local.toString());
     conf.set("hadoop.tmp.dir", root.resolve("tmp-" + id).toString());
+    // Without mapred-default (a Configuration(false)) the local runner stages jobs in a fixed
+    // directory of its own and leaves them there.
+    conf.set("mapreduce.jobtracker.staging.root.dir", root.resolve("staging-" + id).toString());
     conf.setInt("mapreduce.task.io.sort.mb", 4);
     conf.setInt("mapreduce.client.completion.pollinterval", 20);
     conf.setLong("mapreduce.reduce.memory.totalbytes", REDUCE_MEMORY);

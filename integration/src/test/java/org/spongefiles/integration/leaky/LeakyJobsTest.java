@@ -186,6 +186,9 @@ class LeakyJobsTest {
     conf.set("fs.defaultFS", "file:///");
     conf.set("mapreduce.task.io.sort.mb", "16");
     conf.set("hadoop.tmp.dir", work.resolve(name + "-tmp").toString());
+    // Without mapred-default (a Configuration(false)) the local runner stages jobs in a fixed
+    // directory of its own and leaves them there.
+    conf.set("mapreduce.jobtracker.staging.root.dir", work.resolve(name + "-staging").toString());
     LeakyOptions.VALUE_BYTES.set(conf, mode);
     LeakyOptions.BUDGET.set(conf, 32L << 10);
     LeakyOptions.PAGE_SIZE.set(conf, 4L << 10);
