@@ -75,6 +75,7 @@ final class NodePlot {
             .yAxisTitle("time / stock's")
             .build();
     chart.getStyler().setErrorBarsColorSeriesColor(true);
+    chart.getStyler().setXAxisLabelRotation(20);
     List<String> conditions = new ArrayList<>();
     List<Double> stock = new ArrayList<>();
     List<Double> stockErrors = new ArrayList<>();
