@@ -123,6 +123,9 @@ public final class MedianRun {
     job.set("fs.defaultFS", "file:///");
     job.set("mapreduce.cluster.local.dir", local.toString());
     job.set("hadoop.tmp.dir", work.resolve("tmp").toString());
+    // A conf without mapred-default makes the local runner stage jobs in a fixed directory of its
+    // own and leave them there.
+    job.set("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
     job.setInt("mapreduce.client.completion.pollinterval", 50);
     // One map per input file, so the file count sets the number of map outputs.
     job.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
