@@ -37,11 +37,7 @@ public final class BlockedTimeBench {
     }
     StaleResources.clean().forEach(line -> BenchReport.info("removed stale %s", line));
     MedianBench bench = new MedianBench();
-    Path dir =
-        Path.of(
-            System.getProperty(
-                "bench.blocked.dir",
-                System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir"))));
+    Path dir = NodeSweep.workDir("bench.blocked.dir");
     ResultTable table =
         new ResultTable(
             "Blocked time: the median job's reduce phase blocked on spill I/O",

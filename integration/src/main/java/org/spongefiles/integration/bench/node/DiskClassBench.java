@@ -46,11 +46,7 @@ public final class DiskClassBench {
     }
     StaleResources.clean().forEach(line -> BenchReport.info("removed stale %s", line));
     int writes = Integer.getInteger("bench.disk.writes", 40);
-    Path dir =
-        Path.of(
-            System.getProperty(
-                "bench.disk.dir",
-                System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir"))));
+    Path dir = NodeSweep.workDir("bench.disk.dir");
     ResultTable table =
         new ResultTable(
             "Disk classes against the SpongeFiles paper's Table 1",

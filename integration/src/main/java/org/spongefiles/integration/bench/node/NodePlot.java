@@ -33,16 +33,7 @@ final class NodePlot {
    */
   static Path draw(String title, String yAxis, String[] series, List<NodeCell> cells, Path file)
       throws IOException {
-    System.setProperty("java.awt.headless", "true");
-    CategoryChart chart =
-        new CategoryChartBuilder()
-            .width(800)
-            .height(480)
-            .title(title)
-            .xAxisTitle("load / memory")
-            .yAxisTitle(yAxis)
-            .build();
-    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    CategoryChart chart = chart(800, title, "load / memory", yAxis);
     List<String> conditions = new ArrayList<>();
     double[][] values = new double[2][cells.size()];
     double[][] errors = new double[2][cells.size()];
@@ -65,16 +56,7 @@ final class NodePlot {
    */
   static Path figure(String title, Map<String, List<NodeCell>> byJob, Path file)
       throws IOException {
-    System.setProperty("java.awt.headless", "true");
-    CategoryChart chart =
-        new CategoryChartBuilder()
-            .width(900)
-            .height(480)
-            .title(title)
-            .xAxisTitle("job / memory")
-            .yAxisTitle("time / stock's")
-            .build();
-    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    CategoryChart chart = chart(900, title, "job / memory", "time / stock's");
     chart.getStyler().setXAxisLabelRotation(20);
     List<String> conditions = new ArrayList<>();
     List<Double> stock = new ArrayList<>();
@@ -94,6 +76,21 @@ final class NodePlot {
     chart.addSeries("SpongeFiles", conditions, ours, oursErrors);
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
+  }
+
+  /** A headless bar chart whose error bars take their series' colour. */
+  private static CategoryChart chart(int width, String title, String xAxis, String yAxis) {
+    System.setProperty("java.awt.headless", "true");
+    CategoryChart chart =
+        new CategoryChartBuilder()
+            .width(width)
+            .height(480)
+            .title(title)
+            .xAxisTitle(xAxis)
+            .yAxisTitle(yAxis)
+            .build();
+    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    return chart;
   }
 
   // XChart's error bars are symmetric: half the min-max spread around the median.

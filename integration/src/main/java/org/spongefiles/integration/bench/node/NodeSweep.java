@@ -427,6 +427,15 @@ public final class NodeSweep {
         + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");
   }
 
+  /**
+   * Where a node benchmark puts disk images and pools: {@code key}, else bench.node.dir, else tmp.
+   */
+  static Path workDir(String key) {
+    return Path.of(
+        System.getProperty(
+            key, System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir"))));
+  }
+
   static List<String> list(String key, String fallback) {
     List<String> values = new ArrayList<>();
     for (String value : System.getProperty(key, fallback).split(",")) {
