@@ -32,7 +32,9 @@ public final class SpongeFile {
   private volatile SpongeFileState state = SpongeFileState.WRITING;
   private SpongeOutputStream output;
   private long length;
-  private CompletableFuture<Void> writeBehind = CompletableFuture.completedFuture(null);
+
+  /** Stores of chunks written behind that may not have finished (guarded by this). */
+  private final List<CompletableFuture<Void>> storing = new ArrayList<>();
 
   /** Chunks written behind whose store no I/O thread has started yet (guarded by this). */
   private final List<QueuedChunk> queued = new ArrayList<>();
@@ -129,7 +131,7 @@ public final class SpongeFile {
       }
       state = SpongeFileState.DELETED;
       writer = output;
-      pending = writeBehind;
+      pending = storingNow();
     }
     if (writer != null) {
       writer.abandon();
@@ -162,16 +164,19 @@ public final class SpongeFile {
 
   /**
    * Queues chunk {@code index} (the bytes between {@code buffer}'s position and limit) to be
-   * checksummed and stored by the I/O threads, in file order. The caller has counted the buffer in
-   * flight; it is counted out when stored.
+   * checksummed and stored by the I/O threads. The I/O threads start the queued chunks in file
+   * order and store as many at once as there are threads ({@code sponge.io.threads}), so a chunk
+   * waiting on a sponge server's answer does not hold back the next one. The caller has counted the
+   * buffer in flight; it is counted out when stored.
    */
   void writeBehind(int index, ByteBuffer buffer) {
     QueuedChunk chunk = new QueuedChunk(index, buffer);
     synchronized (this) {
       setRecord(index, null);
       queued.add(chunk);
-      writeBehind =
-          writeBehind.thenRunAsync(
+      storing.removeIf(CompletableFuture::isDone);
+      storing.add(
+          CompletableFuture.runAsync(
               () -> {
                 if (take(chunk)) {
                   try {
@@ -181,8 +186,14 @@ public final class SpongeFile {
                   }
                 }
               },
-              task.io());
+              task.io()));
     }
+  }
+
+  /** Completes when every store started so far has finished (guarded by this). */
+  private CompletableFuture<Void> storingNow() {
+    storing.removeIf(CompletableFuture::isDone);
+    return CompletableFuture.allOf(storing.toArray(new CompletableFuture<?>[0]));
   }
 
   /**
@@ -232,7 +243,8 @@ public final class SpongeFile {
    */
   boolean storeNowIfIdle(int index, ByteBuffer buffer) {
     synchronized (this) {
-      if (!writeBehind.isDone()) {
+      storing.removeIf(CompletableFuture::isDone);
+      if (!storing.isEmpty()) {
         return false;
       }
       setRecord(index, null);
@@ -318,7 +330,7 @@ public final class SpongeFile {
     CompletableFuture<Void> pending;
     synchronized (this) {
       requireState(SpongeFileState.WRITING, "finish writing");
-      pending = writeBehind;
+      pending = storingNow();
     }
     long start = System.nanoTime();
     try {

@@ -72,6 +72,9 @@ final class ServerFixture implements AutoCloseable {
     // These tests assert where chunks land; with overflow a slow server would send some to the
     // disk depending on timing. WriteOverflowTest covers overflow.
     conf.setBoolean("sponge.write.overflow", false);
+    // One I/O thread stores a file's chunks in file order, so which chunk lands where is known;
+    // with more, neighbouring chunks race for a tier's last places. ConcurrentStoresTest uses two.
+    conf.setInt("sponge.io.threads", 1);
     StringBuilder servers = new StringBuilder();
     for (SpongeServer server : remote) {
       servers.append(servers.length() == 0 ? "" : ",").append(server.endpoint());

@@ -39,14 +39,23 @@ public final class DfsTier implements Tier {
     if (limit > 0 && used.get() + length > limit) {
       return null;
     }
+    DfsBackingFile backing = openBackingFile(file);
+    long offset = backing.append(data);
+    used.addAndGet(length);
+    return new DfsStoredChunk(backing, offset, length);
+  }
+
+  /**
+   * The file's backing file, created by the first of its chunks; a file's chunks may be stored by
+   * several I/O threads at once, and only one of them creates it.
+   */
+  private synchronized DfsBackingFile openBackingFile(FileKey file) throws IOException {
     DfsBackingFile backing = files.get(file);
     if (backing == null) {
       backing = new DfsBackingFile(fs, new Path(taskDir, file.pathName() + ".sponge"));
       files.put(file, backing);
     }
-    long offset = backing.append(data);
-    used.addAndGet(length);
-    return new DfsStoredChunk(backing, offset, length);
+    return backing;
   }
 
   @Override
