@@ -21,6 +21,7 @@ public final class BagTask implements Closeable {
   private final Thread owner;
   private final int mergeFanIn;
   private final BagMemory memory;
+  private final SelfSpill selfSpill;
   private final BagCounters counters = new BagCounters();
   private SpongeTask sponge;
   private IOException openFailure;
@@ -54,6 +55,7 @@ public final class BagTask implements Closeable {
         new BagMemory(
             (long) (PigBagOptions.BAG_MEMORY.get(conf) * Runtime.getRuntime().maxMemory()),
             PigBagOptions.READ_BUFFER.get(conf).intValue());
+    this.selfSpill = PigBagOptions.SELF_SPILL.get(conf);
   }
 
   public String taskId() {
@@ -75,6 +77,11 @@ public final class BagTask implements Closeable {
    */
   BagMemory memory() {
     return memory;
+  }
+
+  /** Which of the task's bags spill themselves ({@code sponge.pig.bag.self.spill}). */
+  SelfSpill selfSpill() {
+    return selfSpill;
   }
 
   /**

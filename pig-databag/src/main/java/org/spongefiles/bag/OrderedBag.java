@@ -19,12 +19,6 @@ import org.apache.pig.data.Tuple;
 abstract class OrderedBag extends SpongeBag {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * Pig's nested ORDER and DISTINCT (POSort, PODistinct) give their internal bags a third of the
-   * bag memory ({@code new InternalSortedBag(3, ...)}, {@code new InternalDistinctBag(3)}).
-   */
-  private static final int SHARERS = 3;
-
   private final transient Object setupLock = new Object();
   private transient boolean readStarted;
   private transient SortedMemory sorting = new SortedMemory();
@@ -39,9 +33,13 @@ abstract class OrderedBag extends SpongeBag {
   /** Makes memory a list sorted in {@link #order()}; under the lock. */
   abstract void sortMemory();
 
+  /**
+   * Pig's nested ORDER and DISTINCT (POSort, PODistinct) give their internal bags a third of the
+   * bag memory ({@code new InternalSortedBag(3, ...)}, {@code new InternalDistinctBag(3)}).
+   */
   @Override
   final int sharers() {
-    return SHARERS;
+    return SelfSpill.NESTED;
   }
 
   /** Tuples were added to memory; readers open on it fail, the next iterator sorts it again. */

@@ -35,17 +35,32 @@ public final class PigBagOptions implements OptionSet {
           .validate(Validator.between(0.0, 0.9))
           .describe(
               "Fraction of the task's heap that bags share, as Pig's internal bags share "
-                  + "pig.cachedbag.memusage (same default): a default bag (a GROUP's) spills "
-                  + "itself into a SpongeFile past all of it, a sorted or distinct bag (a nested "
-                  + "ORDER's or DISTINCT's) past a third, by Pig's sampled tuple sizes. Pig gives "
-                  + "each bag of a COGROUP of n inputs 1/n; the factory is not told which operator "
-                  + "asks, so each gets all of it: lower this for scripts that cogroup large "
-                  + "inputs. 0 leaves spilling to Pig's memory manager alone, which spills late "
-                  + "and follows each spill with System.gc(). The bags' own run readers and "
+                  + "pig.cachedbag.memusage (same default): a GROUP's bag spills itself into a "
+                  + "SpongeFile past all of it, a nested ORDER's or DISTINCT's bag past a third, "
+                  + "by Pig's sampled tuple sizes; other bags (a UDF's) wait for Pig's memory "
+                  + "manager, as in stock Pig (see sponge.pig.bag.self.spill). Pig gives each "
+                  + "bag of a COGROUP of n inputs 1/n; the factory learns which operator fills a "
+                  + "bag, not its number of inputs, so each gets all of it: lower this for "
+                  + "scripts that cogroup large inputs. 0 leaves spilling to Pig's memory "
+                  + "manager alone, which spills late and follows each spill with System.gc(). "
+                  + "The bags' own run readers and "
                   + "writers (buffers and merge heads) count in this share: while they are open, "
                   + "bags spill themselves earlier, keeping at least a quarter of it for tuples.");
 
-  private static final List<ConfigOption<?>> ALL = List.of(BAG_MEMORY, MERGE_FANIN, READ_BUFFER);
+  public static final ConfigOption<SelfSpill> SELF_SPILL =
+      ConfigOption.choice("sponge.pig.bag.self.spill", SelfSpill.PIG)
+          .describe(
+              "Which bags spill themselves past their part of sponge.pig.bag.memory. pig: as "
+                  + "stock Pig, the bags Pig's operators fill where stock Pig uses its internal "
+                  + "bags (a GROUP's or COGROUP's bag past all of the share, a nested ORDER's or "
+                  + "DISTINCT's past a third), found from the filling thread's stack once a bag "
+                  + "passes a third of the share; bags filled by anyone else (UDFs, projections, "
+                  + "deserialization) wait for Pig's memory manager, as stock Pig's do. always: "
+                  + "every bag, whoever fills it (a default bag past all of the share, a sorted "
+                  + "or distinct bag past a third), as earlier releases did.");
+
+  private static final List<ConfigOption<?>> ALL =
+      List.of(BAG_MEMORY, SELF_SPILL, MERGE_FANIN, READ_BUFFER);
 
   @Override
   public String title() {

@@ -16,7 +16,8 @@ import org.apache.pig.data.Tuple;
 /**
  * What Java serialization writes for a bag (Pig serializes plans holding constant bags): its kind,
  * its comparator and every tuple, spilled or not; reading it back makes a bag of that kind in the
- * reading thread's task, with the tuples in memory (it spills again if they exceed its limit).
+ * reading thread's task, with the tuples in memory (Pig's memory manager spills them again, as it
+ * does stock Pig's deserialized bags; see {@link SelfSpill}).
  *
  * <p>The bag's memory and runs are taken under its lock at one moment, so a spill from Pig's memory
  * manager meanwhile neither writes tuples twice nor fails the write; the runs are held until they

@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What Pig's default, sorted and distinct bags share, with spills going to SpongeFiles: tuples are
- * held in memory until Pig's memory manager calls {@link #spill()}, or the bag holds more than
- * {@code sponge.pig.bag.memory} of the heap, and a spill writes them all into one new SpongeFile (a
- * run) of the bag's task, as Pig writes one spill file. Iterators read the runs back from
- * SpongeFiles and then memory, and follow the bag when it spills under them.
+ * held in memory until Pig's memory manager calls {@link #spill()}, or, for a bag Pig's own
+ * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
+ * heap (see {@link SelfSpill}), and a spill writes them all into one new SpongeFile (a run) of the
+ * bag's task, as Pig writes one spill file. Iterators read the runs back from SpongeFiles and then
+ * memory, and follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -47,6 +48,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   private static final int SAMPLE_FREQUENCY = 10;
 
+  /** {@link #selfSpillSharers} before the bag first grows past the smallest self-spill limit. */
+  private static final int UNDECIDED = -1;
+
   private final transient Object lock = new Object();
   private final transient BagTask task;
   private final transient SpillRuns runs = new SpillRuns();
@@ -56,6 +60,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private transient int sampledTuples;
   private transient long modifications;
   private transient long retrySelfSpillAbove;
+  private transient int selfSpillSharers = UNDECIDED;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
@@ -92,9 +97,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   abstract void cleared();
 
   /**
-   * How many bags share {@code sponge.pig.bag.memory} of the heap, as the operators using Pig's
-   * internal bags tell them ({@code SelfSpillBag.MemoryLimits}: the limit of each is {@code heap x
-   * fraction / sharers}).
+   * How many bags share {@code sponge.pig.bag.memory} of the heap, as the operator that fills a bag
+   * of this kind tells Pig's internal bags ({@code SelfSpillBag.MemoryLimits}: the limit of each is
+   * {@code heap x fraction / sharers}); what {@link SelfSpill#ALWAYS} uses.
    */
   abstract int sharers();
 
@@ -138,22 +143,43 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   /**
-   * Whether memory holds more than the task's self-spill limit (or, after a self-spill failed,
-   * twice what it held then, so a bag that cannot spill does not retry at every tuple); under the
-   * lock.
+   * Whether memory holds more than the bag's self-spill limit (or, after a self-spill failed, twice
+   * what it held then, so a bag that cannot spill does not retry at every tuple); under the lock.
+   * The first time memory holds more than the smallest limit a bag can have, the task's {@link
+   * SelfSpill} rule decides the bag's part from who fills it (a stack walk), kept until {@link
+   * #clear()}.
    */
   private boolean isFull() {
-    long limit = selfSpillLimit();
-    return limit > 0 && memoryEstimate() > Math.max(limit, retrySelfSpillAbove);
+    BagMemory memory = task.memory();
+    if (memory.share() == 0) {
+      return false;
+    }
+    long tuples = memory.tupleShare();
+    long estimate = memoryEstimate();
+    if (estimate <= Math.max(tuples / SelfSpill.NESTED, retrySelfSpillAbove)) {
+      return false;
+    }
+    if (selfSpillSharers == UNDECIDED) {
+      selfSpillSharers = task.selfSpill().sharers(this);
+    }
+    return selfSpillSharers != SelfSpill.NONE
+        && estimate > Math.max(tuples / selfSpillSharers, retrySelfSpillAbove);
   }
 
   /**
    * Estimated bytes past which the bag spills itself: its part of what the bags' share of the heap
    * leaves for tuples once the bags' readers and writers are counted ({@link BagMemory}); 0 when it
-   * waits for the memory manager.
+   * waits for the memory manager (no share, or a bag {@link SelfSpill} leaves to it). Before the
+   * bag has grown past a third of the share its filler is not known yet, and the limit of its kind
+   * ({@link #sharers()}) is answered.
    */
   final long selfSpillLimit() {
-    return task.memory().share() == 0 ? 0 : task.memory().tupleShare() / sharers();
+    int sharers;
+    synchronized (lock) {
+      sharers = selfSpillSharers == UNDECIDED ? sharers() : selfSpillSharers;
+    }
+    BagMemory memory = task.memory();
+    return memory.share() == 0 || sharers == SelfSpill.NONE ? 0 : memory.tupleShare() / sharers;
   }
 
   @Override
@@ -288,6 +314,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       sampledTuples = 0;
       modifications++;
       retrySelfSpillAbove = 0;
+      selfSpillSharers = UNDECIDED;
       dropped = runs.takeAll();
       cleared();
     }

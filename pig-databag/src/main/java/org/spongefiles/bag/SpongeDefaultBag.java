@@ -43,12 +43,12 @@ public final class SpongeDefaultBag extends SpongeBag {
 
   /**
    * Pig's GROUP gives its internal bag all of the bag memory ({@code POPackage} passes its number
-   * of inputs). A COGROUP of n inputs gives each of its bags a 1/n share; the factory is not told
-   * which operator asks for a bag, so each of ours gets the whole share.
+   * of inputs). A COGROUP of n inputs gives each of its bags a 1/n share; the number of inputs is
+   * not known here, so each of ours gets the whole share.
    */
   @Override
   int sharers() {
-    return 1;
+    return SelfSpill.GROUP;
   }
 
   @Override

@@ -8,11 +8,18 @@ import static org.spongefiles.bag.BagAssert.sorted;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.Packager;
 import org.apache.pig.data.DataBag;
+import org.apache.pig.data.NonSpillableDataBag;
 import org.apache.pig.data.Tuple;
+import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.junit.jupiter.api.Test;
 
-/** Bags spill themselves past sponge.pig.bag.memory of the heap, as Pig's internal bags do. */
+/**
+ * Bags spill themselves past their part of sponge.pig.bag.memory of the heap where Pig's internal
+ * bags do: when Pig's operators fill them ({@link SelfSpill#PIG}), or always with {@code
+ * sponge.pig.bag.self.spill=always}. Other bags wait for Pig's memory manager, as stock Pig's do.
+ */
 class SelfSpillTest {
 
   private static Configuration limit(String fraction) {
@@ -21,13 +28,20 @@ class SelfSpillTest {
     return conf;
   }
 
+  private static Configuration always(String fraction) {
+    Configuration conf = limit(fraction);
+    conf.set(PigBagOptions.SELF_SPILL.key(), "always");
+    return conf;
+  }
+
   /**
-   * As Pig's internal bags share pig.cachedbag.memusage: a group's bag (POPackage, one input) all
-   * of it, a nested ORDER's or DISTINCT's bag a third (POSort and PODistinct pass 3).
+   * With always, as Pig's internal bags share pig.cachedbag.memusage: a default bag (a group's,
+   * POPackage with one input) all of it, a sorted or distinct bag a third (POSort and PODistinct
+   * pass 3), whoever fills them.
    */
   @Test
-  void aBagPastItsShareOfTheHeapSpillsItself() throws Exception {
-    try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
+  void withAlwaysEveryBagPastItsShareOfTheHeapSpillsItself() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
       long share = fixture.task().memory().share();
       assertThat(share).isEqualTo((long) (0.001 * Runtime.getRuntime().maxMemory()));
       List<Tuple> input = new RandomTuples(81, 1000).list(30_000);
@@ -59,6 +73,116 @@ class SelfSpillTest {
     }
   }
 
+  /**
+   * A UDF's bags (here: filled by test code) past every limit do not spill themselves, as stock
+   * Pig's DefaultDataBag, SortedDataBag and DistinctDataBag do not; Pig's memory manager spills
+   * them.
+   */
+  @Test
+  void bagsFilledOutsidePigsOperatorsWaitForPigsMemoryManager() throws Exception {
+    Configuration pig = new Configuration(false);
+    pig.set("pig.spill.size.threshold", "100000");
+    pig.set("pig.spill.gc.activation.size", Long.toString(Long.MAX_VALUE));
+    SpillableMemoryManager.getInstance().configure(pig);
+    try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
+      long share = fixture.task().memory().share();
+      List<Tuple> input = new RandomTuples(84, 1000).list(30_000);
+      SpongeBag plain = (SpongeBag) fixture.factory.newDefaultBag();
+      SpongeBag ordered = (SpongeBag) fixture.factory.newSortedBag(null);
+      SpongeBag distinct = (SpongeBag) fixture.factory.newDistinctBag();
+      for (Tuple tuple : input) {
+        plain.add(tuple);
+        ordered.add(tuple);
+        distinct.add(tuple);
+      }
+
+      assertThat(ordered.getMemorySize()).as("past the largest limit").isGreaterThan(share);
+      for (SpongeBag bag : List.of(plain, ordered, distinct)) {
+        assertThat(bag.selfSpillLimit()).as("no limit of its own").isZero();
+        assertThat(bag.runCount()).isZero();
+      }
+      assertThat(fixture.task().count(BagCounter.BAG_SPILLS)).isZero();
+
+      FullHeap.tellPig();
+
+      for (SpongeBag bag : List.of(plain, ordered, distinct)) {
+        assertThat(bag.runCount()).as("spilled by Pig's memory manager").isEqualTo(1);
+        assertThat(bag.inMemory()).isZero();
+      }
+      assertThat(fixture.task().count(BagCounter.BAG_SPILLS)).isEqualTo(3);
+      assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS)).isZero();
+      assertSameSequence(contents(plain), input);
+      assertSameSequence(contents(ordered), sorted(input));
+      assertThat(distinct.size()).isEqualTo(distinctCount(input));
+    }
+  }
+
+  /**
+   * A bag Pig's own Packager fills (attachInput materializes a group's bag from a read-once one
+   * with addAll) spills itself past all of the share, as the InternalCachedBag(1) stock Pig gives
+   * it.
+   */
+  @Test
+  void aBagPigsPackagerFillsSpillsItselfPastTheGroupShare() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
+      long share = fixture.task().memory().share();
+      List<Tuple> input = new RandomTuples(85, 1000).list(30_000);
+      SpongeBag[] made = new SpongeBag[1];
+      Packager packager =
+          new Packager() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public DataBag getBag() {
+              made[0] = (SpongeBag) fixture.factory.newDefaultBag();
+              return made[0];
+            }
+          };
+      DataBag[] bags = {new NonSpillableDataBag(input)};
+
+      packager.attachInput("key", bags, new boolean[] {true});
+
+      SpongeBag group = made[0];
+      assertThat((Object) bags[0]).isSameAs(group);
+      assertThat(group.selfSpillLimit()).isEqualTo(share);
+      assertThat(group.runCount()).isGreaterThan(3);
+      assertThat(group.getMemorySize()).isLessThanOrEqualTo(share + 16_384);
+      assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS))
+          .isEqualTo(fixture.task().count(BagCounter.BAG_SPILLS))
+          .isEqualTo(group.runCount());
+      assertSameSequence(contents(group), input);
+    }
+  }
+
+  /**
+   * The classes of Pig 0.18.0 that make internal bags in stock Pig, by the name the rule looks for
+   * (each must exist in Pig's jar), and some that do not.
+   */
+  @Test
+  void theRuleKnowsPigsOperatorsByName() throws Exception {
+    String operators =
+        "org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.";
+    for (String group : List.of("POPackage", "Packager", "JoinPackager", "POCollectedGroup")) {
+      Class.forName(operators + group, false, getClass().getClassLoader());
+      assertThat(SelfSpill.sharersOfFiller(operators + group)).as(group).isEqualTo(1);
+    }
+    for (String nested :
+        List.of(
+            operators + "POSort", operators + "PODistinct", "org.apache.pig.builtin.Distinct")) {
+      Class.forName(nested, false, getClass().getClassLoader());
+      assertThat(SelfSpill.sharersOfFiller(nested)).as(nested).isEqualTo(3);
+    }
+    for (String other :
+        List.of(
+            operators + "POCross",
+            operators + "POPartitionRearrange",
+            "org.apache.pig.data.BinInterSedes",
+            "org.apache.pig.builtin.TOP",
+            getClass().getName())) {
+      assertThat(SelfSpill.sharersOfFiller(other)).as(other).isZero();
+    }
+  }
+
   @Test
   void zeroLeavesSpillingToTheMemoryManager() throws Exception {
     try (BagFixture fixture = new BagFixture(64L << 20, limit("0"))) {
@@ -71,7 +195,7 @@ class SelfSpillTest {
 
   @Test
   void aBagThatCannotSpillRetriesOnlyAfterDoubling() throws Exception {
-    Configuration conf = limit("0.001");
+    Configuration conf = always("0.001");
     conf.set("sponge.tiers", "pool");
     try (BagFixture fixture = new BagFixture(256L << 10, conf)) {
       List<Tuple> input = new RandomTuples(83, 1000).list(30_000);
