@@ -73,6 +73,8 @@ class CorruptionTest {
   void aFlippedByteInADiskChunkFailsTheRead() throws Exception {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 8L * CHUNK, CHUNK);
     conf.set("sponge.tiers", "disk");
+    // One I/O thread appends the chunks in file order: chunk 2 is the backing file's third chunk.
+    conf.setInt("sponge.io.threads", 1);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_cr_2")) {
       SpongeFile file = task.create("on-disk");
       try (OutputStream out = file.output()) {
