@@ -36,6 +36,12 @@ public final class SpongeFile {
   /** Stores of chunks written behind that may not have finished (guarded by this). */
   private final List<CompletableFuture<Void>> storing = new ArrayList<>();
 
+  /**
+   * Completes when the last chunk written behind has been handed on: stored, sent to a sponge
+   * server, or taken by the closing writer (guarded by this).
+   */
+  private CompletableFuture<Void> lastHandedOn = CompletableFuture.completedFuture(null);
+
   /** Chunks written behind whose store no I/O thread has started yet (guarded by this). */
   private final List<QueuedChunk> queued = new ArrayList<>();
 
@@ -164,26 +170,37 @@ public final class SpongeFile {
 
   /**
    * Queues chunk {@code index} (the bytes between {@code buffer}'s position and limit) to be
-   * checksummed and stored by the I/O threads. The I/O threads start the queued chunks in file
-   * order and store as many at once as there are threads ({@code sponge.io.threads}), so a chunk
-   * waiting on a sponge server's answer does not hold back the next one. The caller has counted the
-   * buffer in flight; it is counted out when stored.
+   * checksummed and stored by the I/O threads. As many of the file's chunks are stored at once as
+   * there are threads ({@code sponge.io.threads}), in file order: a chunk's store starts once the
+   * chunk before it has been handed on, stored or sent to a sponge server, so a chunk waiting on a
+   * server's answer does not hold back the next one, while chunks that go to the disk or DFS tier
+   * are appended to the file's backing file in file order. The caller has counted the buffer in
+   * flight; it is counted out when stored.
    */
   void writeBehind(int index, ByteBuffer buffer) {
     QueuedChunk chunk = new QueuedChunk(index, buffer);
     synchronized (this) {
       setRecord(index, null);
       queued.add(chunk);
+      CompletableFuture<Void> previous = lastHandedOn;
+      CompletableFuture<Void> handedOn = new CompletableFuture<>();
+      lastHandedOn = handedOn;
       storing.removeIf(CompletableFuture::isDone);
       storing.add(
           CompletableFuture.runAsync(
               () -> {
-                if (take(chunk)) {
-                  try {
-                    store(index, buffer);
-                  } finally {
-                    task.buffers().endFlight(buffer);
+                try {
+                  // The previous chunk's task was queued first, so it runs or ran: no deadlock.
+                  previous.join();
+                  if (take(chunk)) {
+                    try {
+                      store(index, buffer, () -> handedOn.complete(null));
+                    } finally {
+                      task.buffers().endFlight(buffer);
+                    }
                   }
+                } finally {
+                  handedOn.complete(null);
                 }
               },
               task.io()));
@@ -284,13 +301,26 @@ public final class SpongeFile {
   }
 
   private void store(int index, ByteBuffer buffer) {
+    store(index, buffer, () -> {});
+  }
+
+  /**
+   * Stores chunk {@code index} through the tier chain; {@code sent} runs when a tier waits for a
+   * sponge server that has the chunk's bytes (the chunk is on its way), if one does.
+   */
+  private void store(int index, ByteBuffer buffer, Runnable sent) {
     try {
       if (writeFailure != null || state() == SpongeFileState.DELETED) {
         return;
       }
       // Computed while a sponge server copies the chunk in, or here if no tier waited.
       DeferredChecksums checksums = new DeferredChecksums(buffer, task.checksumBlockSize());
-      StoredChunk stored = task.tiers().store(key, index, buffer, checksums);
+      Runnable meanwhile =
+          () -> {
+            sent.run();
+            checksums.run();
+          };
+      StoredChunk stored = task.tiers().store(key, index, buffer, meanwhile);
       int[] crcs = stored.tier() == TierKind.POOL && !task.poolChecksum() ? null : checksums.get();
       synchronized (this) {
         if (state == SpongeFileState.DELETED) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,6 +74,33 @@ class WriteBehindTest {
           }
           assertThat(in.read()).isEqualTo(-1);
         }
+      }
+    }
+  }
+
+  @Test
+  void aFilesDiskChunksAreAppendedInFileOrderWhateverTheThreads() throws Exception {
+    Configuration conf = conf(true);
+    conf.setInt("sponge.io.threads", 4);
+    conf.setInt("sponge.write.buffers", 8);
+    conf.set("sponge.disk.limit", Long.toString(64L * CHUNK));
+    try (SpongeTask task = SpongeTask.open(conf, "attempt_wb_3")) {
+      SpongeFile file = task.create("in-order");
+      byte[] written;
+      try (OutputStream out = file.output()) {
+        written = RandomBytes.write(out, 5, 40L * CHUNK);
+      }
+      List<ChunkInfo> chunks = file.chunks();
+      assertThat(chunks).hasSize(40);
+      for (ChunkInfo chunk : chunks) {
+        Matcher at = Pattern.compile("at byte (\\d+) of").matcher(chunk.location());
+        assertThat(at.find()).as(chunk.location()).isTrue();
+        assertThat(Long.parseLong(at.group(1)))
+            .as("chunk %d's place in the backing file", chunk.index())
+            .isEqualTo((long) chunk.index() * CHUNK);
+      }
+      try (SpongeInputStream in = file.input()) {
+        assertThat(RandomBytes.read(in, 1).sha256).isEqualTo(written);
       }
     }
   }

@@ -45,6 +45,7 @@ public final class TrackerServerSource implements ServerSource {
   private volatile ServerAddress leaderHint;
   private CompletableFuture<View> pending;
   private CompletableFuture<View> awaited;
+  private long awaitedUntilNanos;
   private boolean warned;
 
   /** A free list and where and when it came from. */
@@ -97,8 +98,11 @@ public final class TrackerServerSource implements ServerSource {
     View current = view;
     if (current == View.NONE || current.age() > refreshMillis) {
       CompletableFuture<View> refreshing = refresh();
-      if (current == View.NONE && firstWaitFor(refreshing)) {
-        current = await(refreshing);
+      if (current == View.NONE) {
+        long waitNanos = waitFor(refreshing);
+        if (waitNanos > 0) {
+          current = await(refreshing, waitNanos);
+        }
       }
     }
     List<ServerAddress> servers = new ArrayList<>(current.servers.size());
@@ -165,15 +169,18 @@ public final class TrackerServerSource implements ServerSource {
   }
 
   /**
-   * Whether this is the first wait for {@code refreshing}: when a fetch outlives the timeout (a
-   * tracker or ZooKeeper that does not answer), only the first spill waits for it.
+   * How long a spill may wait for {@code refreshing}: the first spill up to the timeout, spills
+   * that arrive while it waits (a file's chunks are stored by several I/O threads at once) until
+   * the same deadline, and none after it: when a fetch outlives the timeout (a tracker or ZooKeeper
+   * that does not answer), the spills that follow do not wait for it again.
    */
-  private synchronized boolean firstWaitFor(CompletableFuture<View> refreshing) {
-    if (awaited == refreshing) {
-      return false;
+  private synchronized long waitFor(CompletableFuture<View> refreshing) {
+    long now = System.nanoTime();
+    if (awaited != refreshing) {
+      awaited = refreshing;
+      awaitedUntilNanos = now + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     }
-    awaited = refreshing;
-    return true;
+    return Math.max(0, awaitedUntilNanos - now);
   }
 
   /** Starts a refresh unless one is running; returns it. */
@@ -184,9 +191,9 @@ public final class TrackerServerSource implements ServerSource {
     return pending;
   }
 
-  private View await(CompletableFuture<View> refreshing) {
+  private View await(CompletableFuture<View> refreshing, long waitNanos) {
     try {
-      return refreshing.get(timeoutMillis, TimeUnit.MILLISECONDS);
+      return refreshing.get(waitNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       LOG.debug("No free list within {} ms; spilling without one this time", timeoutMillis);
       return view;
