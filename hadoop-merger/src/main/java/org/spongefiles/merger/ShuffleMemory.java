@@ -54,7 +54,11 @@ final class ShuffleMemory {
    */
   static ShuffleMemory from(Configuration conf) {
     long heap =
-        conf.getLong(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, Runtime.getRuntime().maxMemory());
+        whole(
+            conf,
+            MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES,
+            Runtime.getRuntime().maxMemory(),
+            Long.MAX_VALUE);
     if (heap <= 0) {
       throw new ConfigException(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, heap, "must be positive");
     }
@@ -86,9 +90,33 @@ final class ShuffleMemory {
               + mergePercent
               + ")");
     }
-    int count = conf.getInt(MRJobConfig.REDUCE_MERGE_INMEM_THRESHOLD, DEFAULT_MERGE_COUNT);
+    int count =
+        (int)
+            whole(
+                conf,
+                MRJobConfig.REDUCE_MERGE_INMEM_THRESHOLD,
+                DEFAULT_MERGE_COUNT,
+                Integer.MAX_VALUE);
     long keep = (long) (limit * fraction(conf, MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 0f));
     return new ShuffleMemory(limit, single, threshold, count, keep);
+  }
+
+  /**
+   * A whole number, as Hadoop's merger reads it ({@link Configuration#getLong}: decimal or 0x hex,
+   * no size suffix), with an error naming the key where Hadoop's would only quote the value.
+   */
+  private static long whole(Configuration conf, String key, long defaultValue, long max) {
+    long value;
+    try {
+      value = conf.getLong(key, defaultValue);
+    } catch (NumberFormatException e) {
+      throw new ConfigException(
+          key, conf.getTrimmed(key), "not a whole number (Hadoop reads it without a size suffix)");
+    }
+    if (value > max) {
+      throw new ConfigException(key, value, "must be at most " + max);
+    }
+    return value;
   }
 
   private static float fraction(Configuration conf, String key, float defaultValue) {

@@ -156,6 +156,24 @@ class ShuffleMemoryTest {
   }
 
   @Test
+  void wholeNumbersWithASizeSuffixNameTheKey() {
+    Configuration conf = new Configuration(false);
+    conf.set(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, "64m");
+
+    assertThatThrownBy(() -> ShuffleMemory.from(conf))
+        .hasMessage(
+            "Invalid value 64m for configuration mapreduce.reduce.memory.totalbytes:"
+                + " not a whole number (Hadoop reads it without a size suffix)");
+
+    conf.set(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, "67108864");
+    conf.setLong(MRJobConfig.REDUCE_MERGE_INMEM_THRESHOLD, 1L << 40);
+    assertThatThrownBy(() -> ShuffleMemory.from(conf))
+        .hasMessageStartingWith(
+            "Invalid value 1099511627776 for configuration mapreduce.reduce.merge.inmem.threshold:"
+                + " must be at most");
+  }
+
+  @Test
   void setupEnablesThePluginThroughHadoopsKey() {
     JobConf conf = new JobConf(false);
     assertThat(SpongeMergerSetup.isEnabled(conf)).isFalse();
