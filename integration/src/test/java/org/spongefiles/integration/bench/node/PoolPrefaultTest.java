@@ -1,0 +1,56 @@
+package org.spongefiles.integration.bench.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.testing.TestDirs;
+
+/**
+ * The pool a benchmark prefaults from outside the task's container is allocated whole, so no page
+ * of it is left for the task to touch first (and be charged for). A 512m pool is long enough a loop
+ * for the JIT to compile it, which once dropped the touching store.
+ */
+class PoolPrefaultTest {
+  private static final long POOL = 512L << 20;
+
+  private Path dir;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    dir = TestDirs.newShmDir("prefault");
+  }
+
+  @AfterEach
+  void tearDown() {
+    TestDirs.deleteTree(dir);
+  }
+
+  @Test
+  void everyPageOfTheNewPoolIsAllocated() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.pool.dir", dir.toString());
+    conf.set("sponge.pool.size", Long.toString(POOL));
+    conf.set("sponge.pool.permissions", "rw-------");
+
+    assertThat(PoolPrefault.prefault(conf)).isEqualTo(POOL);
+
+    List<Path> files;
+    try (Stream<Path> list = Files.list(dir)) {
+      files = list.collect(Collectors.toList());
+    }
+    long allocated = 0;
+    for (Path file : files) {
+      String[] blocks = HostCommand.run("stat", "-c", "%b %B", file.toString()).trim().split(" ");
+      allocated += Long.parseLong(blocks[0]) * Long.parseLong(blocks[1]);
+    }
+    assertThat(allocated).as("bytes allocated to the pool's files").isGreaterThanOrEqualTo(POOL);
+  }
+}
