@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.testing.SpongeTestConf;
 import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.integration.bench.median.MedianRun;
+import org.spongefiles.integration.bench.median.MedianShuffles;
 import org.spongefiles.integration.data.NumbersGenerator;
+import org.spongefiles.merger.testing.SpillFileProbe;
 
 /**
  * The paper's median job over skewed numbers in LocalJobRunner, on shuffle memory far smaller than
@@ -71,5 +74,44 @@ class MedianJobTest {
     assertThat(stock.reduceSpilledRecords).isGreaterThanOrEqualTo(NUMBERS);
     assertThat(ours.reduceNanos).isPositive().isLessThan(ours.jobNanos);
     assertThat(ours.reduceDiskBytes).isLessThan(stock.reduceDiskBytes);
+  }
+
+  /**
+   * The node sweep's layout: with {@code median.reduce.local.dir} the reducer's spill files go
+   * there, in its attempt's directory, and none into the job's local directories where the map
+   * outputs it fetches stay.
+   */
+  @Test
+  void stockReduceSpillsGoToTheReduceLocalDirOnly() throws Exception {
+    NumbersGenerator numbers =
+        new NumbersGenerator(NUMBERS, 8, NumbersGenerator.Shape.SKEWED, 20140622);
+    Path input = root.resolve("input");
+    numbers.write(input);
+    Path work = root.resolve("stock");
+    Path jobLocal = Files.createDirectories(work.resolve("local"));
+    Path reduceLocal = Files.createDirectories(root.resolve("reduce-disk"));
+    Configuration conf = new Configuration();
+    conf.setLong("mapreduce.reduce.memory.totalbytes", 2L << 20);
+    conf.setInt("mapreduce.task.io.sort.mb", 8);
+    conf.set(MedianShuffles.REDUCE_LOCAL_DIR, reduceLocal.toString());
+
+    MedianRun.Result stock;
+    Set<String> onReduceDisk;
+    Set<String> inJobDirs;
+    try (SpillFileProbe reduceProbe = SpillFileProbe.watch(reduceLocal);
+        SpillFileProbe jobProbe = SpillFileProbe.watch(jobLocal)) {
+      stock = MedianRun.run(conf, MedianRun.Merger.STOCK, input, work, new long[] {NUMBERS});
+      reduceProbe.close();
+      jobProbe.close();
+      onReduceDisk = reduceProbe.seen();
+      inJobDirs = jobProbe.seen();
+    }
+
+    assertThat(stock.succeeded).isTrue();
+    assertThat(stock.output)
+        .isEqualTo(
+            NumbersGenerator.format(numbers.lowerMedian(value -> true)) + "\t" + NUMBERS + "\n");
+    assertThat(onReduceDisk).isNotEmpty().isEqualTo(stock.spillFiles);
+    assertThat(inJobDirs).isEmpty();
   }
 }

@@ -228,7 +228,12 @@ public final class MedianBench {
         placement
             .workRoot(dir)
             .resolve("work-" + condition + "-" + merger.name().toLowerCase(Locale.ROOT));
+    Path spill =
+        placement
+            .spillRoot(dir)
+            .resolve("spill-" + condition + "-" + merger.name().toLowerCase(Locale.ROOT));
     deleteTree(work);
+    deleteTree(spill);
     List<String> args = new ArrayList<>();
     args.add(merger.name().toLowerCase(Locale.ROOT));
     args.add(data.input.toString());
@@ -237,13 +242,14 @@ public final class MedianBench {
     args.add("mapreduce.reduce.memory.totalbytes=" + reduceHeap);
     args.add("mapreduce.task.io.sort.mb=" + sortMb);
     args.add("mapreduce.local.map.tasks.maximum=2");
+    args.add(MedianShuffles.REDUCE_LOCAL_DIR + "=" + spill.resolve("reduce-local"));
     if (merger == MedianRun.Merger.SPONGE) {
       args.add("sponge.node.id=bench-node");
       args.add("sponge.server.address=");
       args.add("sponge.pool.dir=" + poolDir);
       args.add("sponge.pool.size=" + pool);
       args.add("sponge.pool.permissions=rw-------");
-      args.add("sponge.disk.dirs=" + work.resolve("sponge-disk"));
+      args.add("sponge.disk.dirs=" + spill.resolve("sponge-disk"));
       args.add("sponge.tiers=" + (lender != null ? "pool,remote,disk" : "pool,disk"));
       if (lender != null) {
         args.add("sponge.remote.servers=" + lender.endpoint);
@@ -261,6 +267,7 @@ public final class MedianBench {
       return new MedianMeasure(MedianProcesses.run(jvm, placed, log, placement));
     } finally {
       deleteTree(work);
+      deleteTree(spill);
     }
   }
 

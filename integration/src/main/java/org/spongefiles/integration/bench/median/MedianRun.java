@@ -1,10 +1,12 @@
 package org.spongefiles.integration.bench.median;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapreduce.Counter;
@@ -140,17 +142,28 @@ public final class MedianRun {
             new org.apache.hadoop.fs.Path(output.toUri()),
             counts);
     MedianProbe.reset();
+    String reduceLocal = job.get(MedianShuffles.REDUCE_LOCAL_DIR, "");
+    if (!reduceLocal.isEmpty()) {
+      Files.createDirectories(Path.of(reduceLocal));
+    }
+    Set<String> spillFiles = new TreeSet<>();
     SpillFileProbe probe = SpillFileProbe.watch(local);
+    SpillFileProbe reduceProbe =
+        reduceLocal.isEmpty() ? null : SpillFileProbe.watch(Path.of(reduceLocal));
     boolean succeeded;
     long start = System.nanoTime();
     try {
       succeeded = median.waitForCompletion(false);
     } finally {
       probe.close();
+      if (reduceProbe != null) {
+        reduceProbe.close();
+        spillFiles.addAll(reduceProbe.seen());
+      }
     }
     long elapsed = System.nanoTime() - start;
-    return new Result(
-        succeeded, JobOutput.text(output), elapsed, probe.seen(), median.getCounters());
+    spillFiles.addAll(probe.seen());
+    return new Result(succeeded, JobOutput.text(output), elapsed, spillFiles, median.getCounters());
   }
 
   public static void main(String[] args) throws Exception {

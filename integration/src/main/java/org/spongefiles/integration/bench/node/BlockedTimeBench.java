@@ -80,7 +80,7 @@ public final class BlockedTimeBench {
     try (EmulatedDisk disk = EmulatedDisk.create(diskClass, "blocked", 6L << 30, dir);
         Neighbours neighbours = Neighbours.start(disk, load.equals("contended") ? 3 : 0);
         NodePlacement node =
-            new NodePlacement(
+            NodePlacement.spillsOnDisk(
                 disk.mount.resolve("median"),
                 MemoryContainer.create("blocked-" + name, NodeSweep.containerLimit(memory)))) {
       Path recording = Files.createTempFile(dir, Teardown.prefix() + "stock-", ".jfr");
@@ -143,6 +143,11 @@ public final class BlockedTimeBench {
     @Override
     public Path workRoot(Path benchDir) {
       return node.workRoot(benchDir);
+    }
+
+    @Override
+    public Path spillRoot(Path benchDir) {
+      return node.spillRoot(benchDir);
     }
 
     @Override

@@ -38,7 +38,9 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * <p>Properties: {@code bench.node.disks} (hdd,sata-ssd,nvme: the most telling first), {@code
  * bench.node.loads} (quiet,contended), {@code bench.node.memory} (abundant,scarce), {@code
  * bench.node.runs} (3), {@code bench.node.heap} (384m) and {@code bench.node.direct} (64m) of each
- * run's JVM, {@code bench.node.overhead} (320m, the JVM's memory beyond heap and direct), {@code
+ * run's JVM, {@code bench.node.median.overhead} (64m, a median run's JVM memory beyond heap and
+ * direct; see {@link #containerLimit(String)}), {@code bench.node.overhead} (320m, the same for a
+ * Pig run's JVM, whose container does not bind: its spills are small), {@code
  * bench.node.cache.abundant} (2g), {@code bench.node.cache.scarce} (32m), {@code bench.node.out}
  * (../docs/results/node-sweep, relative to integration/ where the bench profile runs), {@code
  * bench.node.dir} (java.io.tmpdir, where the disk images go), {@code bench.node.parts} (median,pig:
@@ -53,7 +55,9 @@ public final class NodeSweep {
   private final int runs = Integer.getInteger("bench.node.runs", 3);
   private final long heap = size("bench.node.heap", "384m");
   private final long direct = size("bench.node.direct", "64m");
-  private final long overhead = size("bench.node.overhead", "320m");
+  private static final String MEDIAN_OVERHEAD = "bench.node.median.overhead";
+  private static final String MEDIAN_OVERHEAD_DEFAULT = "64m";
+  private final long overhead = size(MEDIAN_OVERHEAD, MEDIAN_OVERHEAD_DEFAULT);
   private final Path out =
       Path.of(System.getProperty("bench.node.out", "../docs/results/node-sweep"));
   private final Path imageDir =
@@ -81,11 +85,16 @@ public final class NodeSweep {
       {"bench.median.sort.mb", "64"},
       {"bench.median.pool", "512m"},
       {"bench.median.remote", "0"},
+      // The heap touched whole at start, as a long-running task's is: the JVM's resident size,
+      // and so the page cache its container leaves, does not depend on how far the GC happened to
+      // grow the heap (380 to 470 MB without this).
       {
         "bench.median.jvm",
-        "-Xmx"
+        "-Xms"
             + System.getProperty("bench.node.heap", "384m")
-            + " -XX:MaxDirectMemorySize="
+            + " -Xmx"
+            + System.getProperty("bench.node.heap", "384m")
+            + " -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize="
             + System.getProperty("bench.node.direct", "64m")
       },
     };
@@ -241,7 +250,8 @@ public final class NodeSweep {
     for (int run = 1; run <= runs; run++) {
       MemoryContainer container =
           containers ? MemoryContainer.create("median-" + cell.name() + "-" + run, limit) : null;
-      try (NodePlacement placement = new NodePlacement(root.resolve("median"), container)) {
+      try (NodePlacement placement =
+          NodePlacement.spillsOnDisk(root.resolve("median"), container)) {
         MedianMeasure[] pair = bench.pair(cell.name(), place.apply(placement));
         cell.add(pair[0].reduceSeconds(), pair[1].reduceSeconds());
         cell.stockDiskBytes = pair[0].number("reduceDiskBytes");
@@ -414,16 +424,27 @@ public final class NodeSweep {
     BenchReport.info("table: %s", table);
   }
 
-  /** A run's container limit: heap, direct memory, the JVM's overhead and the page cache. */
+  /**
+   * A median run's container limit: heap, direct memory, the JVM's overhead ({@code
+   * bench.node.median.overhead}) and the page cache. Measured here: a median run's JVM, its heap
+   * pretouched, is 455 to 465 MB resident (direct memory hardly used), so a scarce container (544m)
+   * leaves it some 80 MB of page cache: most of what stock spills goes to the disk and is read back
+   * from it. With the earlier 320m of overhead no container ever reached its limit.
+   */
   static long containerLimit(String memory) {
-    return containerLimit(size("bench.node.heap", "384m"), memory);
+    return containerLimit(
+        size("bench.node.heap", "384m"), size(MEDIAN_OVERHEAD, MEDIAN_OVERHEAD_DEFAULT), memory);
   }
 
-  /** A container limit for a JVM of {@code heap}: the direct memory, overhead and cache added. */
+  /** A Pig run's container limit for a JVM of {@code heap} ({@code bench.node.overhead}). */
   static long containerLimit(long heap, String memory) {
+    return containerLimit(heap, size("bench.node.overhead", "320m"), memory);
+  }
+
+  private static long containerLimit(long heap, long overhead, String memory) {
     return heap
         + size("bench.node.direct", "64m")
-        + size("bench.node.overhead", "320m")
+        + overhead
         + size("bench.node.cache." + memory, memory.equals("scarce") ? "32m" : "2g");
   }
 

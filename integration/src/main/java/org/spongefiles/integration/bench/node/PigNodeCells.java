@@ -139,7 +139,7 @@ public final class PigNodeCells {
                   ? MemoryContainer.create(
                       cell.name() + "-" + run + (recipe ? "-recipe" : "-stock"), limit)
                   : null;
-          try (NodePlacement placement = new NodePlacement(root.resolve("pig"), container)) {
+          try (NodePlacement placement = NodePlacement.allOnDisk(root.resolve("pig"), container)) {
             pair[index] = runOne(cell.query, recipe, placement);
             peak[index] = placement.maxUsage();
             if (container != null

@@ -38,6 +38,11 @@ final class RackPlacement implements MedianPlacement {
   }
 
   @Override
+  public Path spillRoot(Path benchDir) {
+    return node.spillRoot(benchDir);
+  }
+
+  @Override
   public List<String> command(List<String> javaCommand) {
     // Into the container first: ip netns exec remounts /sys, so no cgroup tree is visible after it.
     return node.command(rack.inNode(1, javaCommand));

@@ -118,7 +118,7 @@ class NodeEmulatorTest {
   void sweepPutsAPigChildInItsContainerWithItsSpillDirOnTheNodeDisk() throws Exception {
     try (EmulatedDisk disk = EmulatedDisk.create(DiskClass.NVME, "pig", 128L << 20, dir);
         MemoryContainer container = MemoryContainer.create("pig-test", 1L << 30);
-        NodePlacement placement = new NodePlacement(disk.mount.resolve("pig"), container)) {
+        NodePlacement placement = NodePlacement.allOnDisk(disk.mount.resolve("pig"), container)) {
       QueryRun run =
           new PigNodeCells(1, dir, dir, 2_000, "96m").runOne(PigQuery.QUANTILES, true, placement);
       assertThat(run.memoryCgroup()).isEqualTo("/" + container.group.getFileName());
