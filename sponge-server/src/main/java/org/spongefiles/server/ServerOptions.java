@@ -104,6 +104,15 @@ public final class ServerOptions implements OptionSet {
               "Refused and failed unauthenticated peers are logged as one summary line per "
                   + "interval (counts by reason and the busiest addresses), not a line each.");
 
+  public static final ConfigOption<Boolean> POOL_TOUCH =
+      ConfigOption.bool("sponge.server.pool.touch", true)
+          .describe(
+              "At start, touch every page of the node's pool (without changing a byte), so the "
+                  + "pool's memory is the server's: cgroup v1 charges a tmpfs page to the process "
+                  + "that touches it first, and a task under YARN memory enforcement that did would "
+                  + "pay for the node's pool under its own container's limit, and for the page "
+                  + "faults. Takes about a second per GiB of pool.");
+
   private static final List<ConfigOption<?>> ALL =
       List.of(
           BIND_HOST,
@@ -118,7 +127,8 @@ public final class ServerOptions implements OptionSet {
           IDLE_TIMEOUT,
           MAX_CONNECTIONS,
           MAX_CONNECTIONS_PER_ADDRESS,
-          REFUSAL_LOG_INTERVAL);
+          REFUSAL_LOG_INTERVAL,
+          POOL_TOUCH);
 
   @Override
   public String title() {

@@ -182,6 +182,15 @@ public final class SpongeServer implements RunningDaemon {
       pool.close();
       throw e;
     }
+    if (ServerOptions.POOL_TOUCH.get(conf)) {
+      long start = System.nanoTime();
+      long touched = pool.touchAll();
+      LOG.info(
+          "Touched {} bytes of {} in {} ms (sponge.server.pool.touch)",
+          touched,
+          pool,
+          (System.nanoTime() - start) / 1_000_000);
+    }
     SpongeServer server;
     try {
       server =

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,6 +61,37 @@ class ServerLifecycleTest {
     assertThat(Scrape.value(metrics, "sponge_server_read_bytes_total")).isEqualTo(500);
     assertThat(Scrape.value(metrics, "sponge_server_pool_chunks")).isEqualTo(16);
     assertThat(Scrape.value(metrics, "sponge_server_pool_free_chunks")).isEqualTo(15);
+  }
+
+  @Test
+  void startTouchesTheWholePoolUnlessToldNot() throws Exception {
+    Configuration touched = fixture.serverConf("node-a", 256);
+    Configuration sparse = fixture.serverConf("node-b", 256);
+    sparse.setBoolean("sponge.server.pool.touch", false);
+
+    fixture.start(touched);
+    fixture.start(sparse);
+
+    long size = 256L * ServerFixture.CHUNK;
+    assertThat(segmentBytes(touched)).isGreaterThanOrEqualTo(size);
+    assertThat(segmentBytes(sparse)).isLessThan(size / 2);
+  }
+
+  /** Bytes the pool's segment files hold in memory (tmpfs allocates a page when first touched). */
+  private static long segmentBytes(Configuration conf) throws Exception {
+    long total = 0;
+    try (Stream<Path> files = Files.list(Path.of(conf.get("sponge.pool.dir")))) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (file.getFileName().toString().endsWith(".meta")) {
+          continue;
+        }
+        Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).start();
+        String[] out = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
+        assertThat(stat.waitFor()).isZero();
+        total += Long.parseLong(out[0]) * Long.parseLong(out[1]);
+      }
+    }
+    return total;
   }
 
   @Test

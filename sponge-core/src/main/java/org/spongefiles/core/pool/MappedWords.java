@@ -46,6 +46,10 @@ final class MappedWords {
     INTS.setVolatile(buffer, offset, value);
   }
 
+  boolean casInt(int offset, int expected, int value) {
+    return INTS.compareAndSet(buffer, offset, expected, value);
+  }
+
   /** Plain byte access for the host table's strings. */
   ByteBuffer bytes() {
     return buffer.duplicate();

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class SharedPool implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedPool.class);
   private static final Map<String, MappedPool> MAPPED = new HashMap<>();
+  private static final int PAGE_BYTES = 4096;
 
   private final MappedPool pool;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -161,6 +162,32 @@ public final class SharedPool implements Closeable {
           "chunk : " + chunk + " (expected: 0 to " + (pool.layout.chunkCount - 1) + ")");
     }
     return pool.chunk(chunk);
+  }
+
+  /**
+   * Writes to every page of the pool's chunks without changing a byte (an atomic compare-and-set of
+   * one word per page to the value it holds), so that every page exists and is charged to this
+   * process's memory cgroup: cgroup v1 charges a tmpfs page to the process that touches it first,
+   * and a task in a YARN container that did would pay for the node's pool under its own limit (and
+   * for the page faults). Safe while tasks use the pool: a word a task changes in between only
+   * fails the compare, and its page then exists already. A plain read and write back of the same
+   * value is not enough: the JIT may drop the store.
+   *
+   * @return the bytes of the pages touched
+   */
+  public long touchAll() {
+    checkOpen();
+    int size = chunkSize();
+    long touched = 0;
+    for (int chunk = 0; chunk < chunkCount(); chunk++) {
+      MappedWords words = new MappedWords(pool.chunk(chunk));
+      for (int offset = 0; offset <= size - Integer.BYTES; offset += PAGE_BYTES) {
+        int value = words.getInt(offset);
+        words.casInt(offset, value, value);
+        touched += Math.min(PAGE_BYTES, size - offset);
+      }
+    }
+    return touched;
   }
 
   /** The current allocation generation of {@code chunk}. */

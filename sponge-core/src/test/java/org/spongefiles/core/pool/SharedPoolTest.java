@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,42 @@ class SharedPoolTest {
             .isEqualTo(64 << 10);
       }
     }
+  }
+
+  @Test
+  void touchAllAllocatesEveryPageAndChangesNoByte() throws Exception {
+    long size = 64L << 20;
+    try (SharedPool pool = SharedPool.open(spec(size, 1 << 20))) {
+      ByteBuffer written = pool.chunkBuffer(7);
+      for (int i = 0; i < written.capacity(); i++) {
+        written.put(i, (byte) (i * 31 + 7));
+      }
+
+      assertThat(pool.touchAll()).isEqualTo(size);
+
+      ByteBuffer read = pool.chunkBuffer(7);
+      for (int i = 0; i < read.capacity(); i++) {
+        assertThat(read.get(i)).as("byte %d", i).isEqualTo((byte) (i * 31 + 7));
+      }
+      assertThat(pool.chunkBuffer(8).getLong(0)).isZero();
+    }
+    long allocated = 0;
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (!file.getFileName().toString().endsWith(".meta")) {
+          allocated += allocatedBytes(file);
+        }
+      }
+    }
+    assertThat(allocated).as("bytes allocated to the segment files").isGreaterThanOrEqualTo(size);
+  }
+
+  /** Blocks a file really holds, as stat(1) counts them (tmpfs allocates pages on first touch). */
+  private static long allocatedBytes(Path file) throws Exception {
+    Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).start();
+    String[] out = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
+    assertThat(stat.waitFor()).isZero();
+    return Long.parseLong(out[0]) * Long.parseLong(out[1]);
   }
 
   @Test
