@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +16,7 @@ import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.daemon.DaemonArguments;
 
@@ -73,25 +72,10 @@ class ServerLifecycleTest {
     fixture.start(sparse);
 
     long size = 256L * ServerFixture.CHUNK;
-    assertThat(segmentBytes(touched)).isGreaterThanOrEqualTo(size);
-    assertThat(segmentBytes(sparse)).isLessThan(size / 2);
-  }
-
-  /** Bytes the pool's segment files hold in memory (tmpfs allocates a page when first touched). */
-  private static long segmentBytes(Configuration conf) throws Exception {
-    long total = 0;
-    try (Stream<Path> files = Files.list(Path.of(conf.get("sponge.pool.dir")))) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        if (file.getFileName().toString().endsWith(".meta")) {
-          continue;
-        }
-        Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).start();
-        String[] out = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
-        assertThat(stat.waitFor()).isZero();
-        total += Long.parseLong(out[0]) * Long.parseLong(out[1]);
-      }
-    }
-    return total;
+    assertThat(TestDirs.allocatedBytes(Path.of(touched.get("sponge.pool.dir"))))
+        .isGreaterThanOrEqualTo(size);
+    assertThat(TestDirs.allocatedBytes(Path.of(sparse.get("sponge.pool.dir"))))
+        .isLessThan(size / 2);
   }
 
   @Test

@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,23 +70,9 @@ class SharedPoolTest {
       }
       assertThat(pool.chunkBuffer(8).getLong(0)).isZero();
     }
-    long allocated = 0;
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        if (!file.getFileName().toString().endsWith(".meta")) {
-          allocated += allocatedBytes(file);
-        }
-      }
-    }
-    assertThat(allocated).as("bytes allocated to the segment files").isGreaterThanOrEqualTo(size);
-  }
-
-  /** Blocks a file really holds, as stat(1) counts them (tmpfs allocates pages on first touch). */
-  private static long allocatedBytes(Path file) throws Exception {
-    Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).start();
-    String[] out = new String(stat.getInputStream().readAllBytes()).trim().split(" ");
-    assertThat(stat.waitFor()).isZero();
-    return Long.parseLong(out[0]) * Long.parseLong(out[1]);
+    assertThat(TestDirs.allocatedBytes(dir))
+        .as("bytes allocated to the pool's files")
+        .isGreaterThanOrEqualTo(size);
   }
 
   @Test

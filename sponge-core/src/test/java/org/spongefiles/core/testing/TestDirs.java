@@ -2,6 +2,7 @@ package org.spongefiles.core.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -34,6 +35,33 @@ public final class TestDirs {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Bytes the files directly in {@code dir} really hold, as stat(1) counts their blocks: a tmpfs
+   * file gets a page only when it is first touched.
+   */
+  public static long allocatedBytes(Path dir) {
+    long total = 0;
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).start();
+        String[] out =
+            new String(stat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)
+                .trim()
+                .split(" ");
+        if (stat.waitFor() != 0) {
+          throw new IOException("stat " + file + " exited " + stat.exitValue());
+        }
+        total += Long.parseLong(out[0]) * Long.parseLong(out[1]);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running stat in " + dir, e);
+    }
+    return total;
   }
 
   /** Number of regular files under {@code dir} (0 when it does not exist). */

@@ -49,14 +49,14 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * reduce heap, sort.mb 64, a 512m pool and no sponge server.
  */
 public final class NodeSweep {
+  private static final String MEDIAN_OVERHEAD = "bench.node.median.overhead";
+  private static final String MEDIAN_OVERHEAD_DEFAULT = "64m";
   private final List<String> disks = list("bench.node.disks", "hdd,sata-ssd,nvme");
   private final List<String> loads = list("bench.node.loads", "quiet,contended");
   private final List<String> memories = list("bench.node.memory", "abundant,scarce");
   private final int runs = Integer.getInteger("bench.node.runs", 3);
   private final long heap = size("bench.node.heap", "384m");
   private final long direct = size("bench.node.direct", "64m");
-  private static final String MEDIAN_OVERHEAD = "bench.node.median.overhead";
-  private static final String MEDIAN_OVERHEAD_DEFAULT = "64m";
   private final long overhead = size(MEDIAN_OVERHEAD, MEDIAN_OVERHEAD_DEFAULT);
   private final Path out =
       Path.of(System.getProperty("bench.node.out", "../docs/results/node-sweep"));

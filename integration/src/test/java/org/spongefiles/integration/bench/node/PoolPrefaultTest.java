@@ -2,11 +2,7 @@ package org.spongefiles.integration.bench.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,15 +38,7 @@ class PoolPrefaultTest {
 
     assertThat(PoolPrefault.prefault(conf)).isEqualTo(POOL);
 
-    List<Path> files;
-    try (Stream<Path> list = Files.list(dir)) {
-      files = list.collect(Collectors.toList());
-    }
-    long allocated = 0;
-    for (Path file : files) {
-      String[] blocks = HostCommand.run("stat", "-c", "%b %B", file.toString()).trim().split(" ");
-      allocated += Long.parseLong(blocks[0]) * Long.parseLong(blocks[1]);
-    }
+    long allocated = TestDirs.allocatedBytes(dir);
     assertThat(allocated).as("bytes allocated to the pool's files").isGreaterThanOrEqualTo(POOL);
   }
 }
