@@ -26,10 +26,9 @@ public final class MergerOptions implements OptionSet {
           .validate(Validator.bytesBetween(4 << 10, 256 << 20))
           .describe(
               "Read window of one SpongeFile segment in a merge, rounded to whole checksum blocks"
-                  + " and at most a chunk; a reader holds two (one read ahead) and a buffer of this"
-                  + " size in front of them. Pool chunks are read in place, but every segment is"
-                  + " budgeted as if it needed all three. Spills are written through a buffer of"
-                  + " this size too.");
+                  + " and at most a chunk; a reader holds two (one read ahead, for chunks outside"
+                  + " the pool) and a buffer of this size in front of them. Spills are written"
+                  + " through a buffer of this size too.");
 
   public static final ConfigOption<Long> READ_BUFFER_TOTAL =
       ConfigOption.bytes("sponge.merger.read.buffer.total", 32 << 20)

@@ -25,8 +25,8 @@ public final class PigBagOptions implements OptionSet {
           .validate(Validator.bytesBetween(4L << 10, 16L << 20))
           .describe(
               "Bytes a bag's reader of one spilled run buffers: twice this much in direct "
-                  + "memory for chunks outside the node's pool (rounded to checksum blocks, at "
-                  + "most a chunk), plus this much on the heap. Pool chunks are read in place. "
+                  + "memory (rounded to checksum blocks, at most a chunk), plus this much on the "
+                  + "heap. "
                   + "The readers of one merge share a quarter of sponge.pig.bag.memory: more "
                   + "runs than fit with this buffer each get less (at least 4 KiB).");
 

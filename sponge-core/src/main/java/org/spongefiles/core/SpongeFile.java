@@ -21,9 +21,10 @@ import org.spongefiles.core.tier.TierKind;
  * times through {@link #input()}, and finally {@link #delete()} it (the task's close deletes
  * whatever is left).
  *
- * <p>Chunks that land in the node's pool are written in place; the others are written behind the
- * writer by the task's I/O threads and read ahead of the reader. The chunk list (where each chunk
- * is and its checksums) is private to this object, like an inode that no one else sees.
+ * <p>Chunks that land in the node's pool are copied in and out by the writer's and the reader's own
+ * threads; the others are written behind the writer by the task's I/O threads and read ahead of the
+ * reader. The chunk list (where each chunk is and its checksums) is private to this object, like an
+ * inode that no one else sees.
  */
 public final class SpongeFile {
   private final SpongeTask task;
@@ -81,9 +82,8 @@ public final class SpongeFile {
   }
 
   /**
-   * A new reader whose windows on non-pool chunks are {@code bufferSize} bytes (rounded to whole
-   * checksum blocks, at most a chunk); it holds two such windows (one read ahead). Readers of the
-   * pool need no buffer: they read the shared memory in place.
+   * A new reader whose windows are {@code bufferSize} bytes (rounded to whole checksum blocks, at
+   * most a chunk); it holds two such windows (on chunks outside the pool, one is read ahead).
    *
    * @throws SpongeFileStateException when the file is not closed yet, failed or was deleted
    */
@@ -163,7 +163,7 @@ public final class SpongeFile {
     return key;
   }
 
-  /** Records chunk {@code index}, filled in place where the tier chain placed it. */
+  /** Records chunk {@code index}, which the writer's thread copied into the pool itself. */
   synchronized void addPlacedChunk(int index, StoredChunk chunk, int[] crcs) {
     setRecord(index, new ChunkRecord(chunk, crcs));
   }

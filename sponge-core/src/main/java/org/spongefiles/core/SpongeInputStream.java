@@ -15,12 +15,12 @@ import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.TierKind;
 
 /**
- * Reads a closed SpongeFile, sequentially or from any position. Pool chunks are read in place from
- * the shared memory; other chunks arrive in windows of whole checksum blocks, verified against
- * their CRC32C, with the next window fetched by the task's I/O threads while the current one is
- * read. It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's {@code
- * FSDataInputStream} (and so {@code IFile.Reader}) can sit on top. Not thread-safe: one reader per
- * thread, any number of readers per file.
+ * Reads a closed SpongeFile, sequentially or from any position. Chunks arrive in windows of whole
+ * checksum blocks, verified against their CRC32C; a pool chunk's windows are copied in the reader's
+ * thread (a memory copy), any other chunk's next window is fetched by the task's I/O threads while
+ * the current one is read. It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's
+ * {@code FSDataInputStream} (and so {@code IFile.Reader}) can sit on top. Not thread-safe: one
+ * reader per thread, any number of readers per file.
  */
 public final class SpongeInputStream extends InputStream implements Seekable, PositionedReadable {
   private final SpongeFile file;
@@ -35,7 +35,6 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
   private ByteBuffer window;
   private long windowStart;
   private ChunkRecord windowRecord;
-  private ByteBuffer windowBuffer;
   private ByteBuffer spare;
   private Fetch pending;
   private long unreportedBytes;
@@ -86,7 +85,6 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     int b = window.get() & 0xff;
     pos++;
     unreportedBytes++;
-    afterCopy();
     return b;
   }
 
@@ -106,7 +104,6 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     window.get(b, off, n);
     pos += n;
     unreportedBytes += n;
-    afterCopy();
     return n;
   }
 
@@ -125,7 +122,6 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     window.position(window.position() + n);
     pos += n;
     unreportedBytes += n;
-    afterCopy();
     return n;
   }
 
@@ -215,12 +211,11 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     if (!closed) {
       closed = true;
       report();
-      window = null;
       // A buffer still being filled by a prefetch is left to the garbage collector.
       pending = null;
-      task.readBuffers().giveBack(windowBuffer);
+      task.readBuffers().giveBack(window);
       task.readBuffers().giveBack(spare);
-      windowBuffer = null;
+      window = null;
       spare = null;
     }
   }
@@ -239,34 +234,15 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     return true;
   }
 
-  private void afterCopy() throws IOException {
-    if (windowRecord.chunk.tier() == TierKind.POOL) {
-      windowRecord.chunk.checkValid();
-    }
-  }
-
   private void load() throws IOException {
     report();
     int chunk = (int) (pos / chunkSize);
     int inChunk = (int) (pos % chunkSize);
     ChunkRecord record = chunks[chunk];
-    ByteBuffer view = record.chunk.view();
-    int offset;
-    if (view != null) {
-      offset = 0;
-      if (record.crcs != null) {
-        verify(chunk, record, view, 0, 0, record.length());
-      }
-      recycle(windowBuffer);
-      windowBuffer = null;
-      window = view;
-    } else {
-      offset = inChunk - inChunk % blockSize;
-      ByteBuffer buffer = fetch(chunk, offset, Math.min(windowSize, record.length() - offset));
-      recycle(windowBuffer);
-      windowBuffer = buffer;
-      window = buffer;
-    }
+    int offset = inChunk - inChunk % blockSize;
+    ByteBuffer buffer = fetch(chunk, offset, Math.min(windowSize, record.length() - offset));
+    recycle(window);
+    window = buffer;
     windowStart = (long) chunk * chunkSize + offset;
     windowRecord = record;
     if (offset == 0) {
@@ -276,9 +252,13 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     prefetchAfter(chunk, offset + window.limit());
   }
 
-  /** The bytes of the window at {@code offset} of {@code chunk}: prefetched, or read now. */
+  /**
+   * The bytes of the window at {@code offset} of {@code chunk}: prefetched, or read now. Time spent
+   * here counts as blocked reading, except a pool chunk's copy.
+   */
   private ByteBuffer fetch(int chunk, int offset, int len) throws IOException {
-    long start = System.nanoTime();
+    boolean io = chunks[chunk].chunk.tier() != TierKind.POOL;
+    long start = io ? System.nanoTime() : 0;
     try {
       Fetch fetch = pending;
       pending = null;
@@ -293,7 +273,9 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
       readVerified(chunk, offset, len, buffer);
       return buffer;
     } finally {
-      task.stats().addBlockedRead(System.nanoTime() - start);
+      if (io) {
+        task.stats().addBlockedRead(System.nanoTime() - start);
+      }
     }
   }
 
@@ -350,8 +332,8 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
   }
 
   /**
-   * Reads {@code len} bytes at {@code offset} of a non-pool chunk into {@code buffer} (left with
-   * position 0 and limit {@code len}) and verifies their blocks.
+   * Reads {@code len} bytes at {@code offset} of a chunk into {@code buffer} (left with position 0
+   * and limit {@code len}) and verifies their blocks.
    */
   private void readVerified(int chunk, int offset, int len, ByteBuffer buffer) throws IOException {
     ChunkRecord record = chunks[chunk];
@@ -367,21 +349,11 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
   private void readRange(int chunk, int inChunk, byte[] dst, int dstOffset, int len)
       throws IOException {
     ChunkRecord record = chunks[chunk];
-    ByteBuffer view = record.chunk.view();
     int from = record.crcs == null ? inChunk : inChunk - inChunk % blockSize;
     int to =
         record.crcs == null
             ? inChunk + len
             : Math.min(record.length(), ((inChunk + len + blockSize - 1) / blockSize) * blockSize);
-    if (view != null) {
-      if (record.crcs != null) {
-        verify(chunk, record, view, 0, from, to - from);
-      }
-      view.position(inChunk);
-      view.get(dst, dstOffset, len);
-      record.chunk.checkValid();
-      return;
-    }
     byte[] bytes = new byte[to - from];
     record.chunk.read(from, ByteBuffer.wrap(bytes));
     if (record.crcs != null) {

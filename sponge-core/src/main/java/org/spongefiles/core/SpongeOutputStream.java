@@ -9,9 +9,10 @@ import org.spongefiles.core.io.Checksums;
 import org.spongefiles.core.tier.PoolStoredChunk;
 
 /**
- * Writes a SpongeFile chunk by chunk. When the tier chain hands it a pool chunk, the chunk is
- * written straight into the shared memory (one copy); otherwise the chunk fills one of the task's
- * write buffers and the chain places it behind the writer. Closing finishes the file.
+ * Writes a SpongeFile chunk by chunk, each into one of the task's write buffers. When the tier
+ * chain reserved it a pool chunk, the full buffer is copied into the pool at once, in the writer's
+ * thread (a memory copy); otherwise the chain places it behind the writer. Closing finishes the
+ * file.
  */
 final class SpongeOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeOutputStream.class);
@@ -110,7 +111,8 @@ final class SpongeOutputStream extends OutputStream {
         LOG.warn("Could not free {}: {}", poolChunk.describe(), e.toString());
       }
       poolChunk = null;
-    } else if (target != null) {
+    }
+    if (target != null) {
       task.buffers().giveBack(target);
     }
     target = null;
@@ -146,13 +148,7 @@ final class SpongeOutputStream extends OutputStream {
     chunkIndex++;
     long start = System.nanoTime();
     try {
-      PoolStoredChunk chunk = task.tiers().reserveInPlace(file.key());
-      if (chunk != null) {
-        poolChunk = chunk;
-        target = chunk.writeBuffer();
-        target.clear();
-        return;
-      }
+      poolChunk = task.tiers().reserveInPlace(file.key());
       target = task.buffers().take();
     } finally {
       task.stats().addBlockedWrite(System.nanoTime() - start);
@@ -187,21 +183,22 @@ final class SpongeOutputStream extends OutputStream {
     if (target == null) {
       return;
     }
-    int length = target.position();
-    if (length == 0) {
+    if (target.position() == 0) {
       releaseTarget();
       chunkIndex--;
       return;
     }
     if (poolChunk != null) {
-      int[] crcs = null;
-      if (task.poolChecksum()) {
-        ByteBuffer data = target.duplicate();
-        data.flip();
-        crcs = Checksums.compute(data, task.checksumBlockSize());
+      ByteBuffer data = target;
+      data.flip();
+      int[] crcs = task.poolChecksum() ? Checksums.compute(data, task.checksumBlockSize()) : null;
+      PoolStoredChunk chunk = poolChunk;
+      poolChunk = null; // placeInPlace frees it if the copy fails
+      try {
+        file.addPlacedChunk(chunkIndex, task.tiers().placeInPlace(chunk, data), crcs);
+      } finally {
+        releaseTarget();
       }
-      file.addPlacedChunk(chunkIndex, task.tiers().placeInPlace(poolChunk, length), crcs);
-      poolChunk = null;
     } else {
       ByteBuffer sealed = target;
       target = null; // from here the buffer is the file's, or goes back to the pool below

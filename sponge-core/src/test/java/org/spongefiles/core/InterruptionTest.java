@@ -167,6 +167,43 @@ class InterruptionTest {
   }
 
   @Test
+  void anInterruptedPoolWriterFailsItsFileAndTheTaskGoesOnUsingThePool() throws Exception {
+    try (SpongeTask task = SpongeTask.open(conf("pool"), "attempt_intr_5")) {
+      SpongeFile kept = task.create("kept");
+      byte[] keptExpected;
+      try (OutputStream out = kept.output()) {
+        keptExpected = RandomBytes.write(out, 7, 2L * CHUNK + 3);
+      }
+      SpongeFile file = task.create("interrupted");
+      OutputStream out = file.output();
+      byte[] chunk = RandomBytes.array(8, CHUNK);
+      out.write(chunk);
+      Thread.currentThread().interrupt();
+      assertThatThrownBy(() -> out.write(chunk)) // copies chunk 0 into the pool
+          .isInstanceOf(InterruptedIOException.class);
+      assertThat(Thread.interrupted()).isTrue();
+      assertThatThrownBy(out::close).isInstanceOf(IOException.class);
+      assertThat(file.state()).isEqualTo(SpongeFileState.FAILED);
+      file.delete();
+
+      SpongeFile next = task.create("after");
+      byte[] nextExpected;
+      try (OutputStream again = next.output()) {
+        nextExpected = RandomBytes.write(again, 9, 4L * CHUNK + 1);
+      }
+      try (SpongeInputStream in = kept.input()) {
+        assertThat(RandomBytes.read(in, 7).sha256).isEqualTo(keptExpected);
+      }
+      try (SpongeInputStream in = next.input()) {
+        assertThat(RandomBytes.read(in, 9).sha256).isEqualTo(nextExpected);
+      }
+      assertThat(task.stats().chunksWritten(TierKind.POOL))
+          .as("kept's 3 and next's 5 fill the pool: the failed chunk's pool chunk was freed")
+          .isEqualTo(3 + 5);
+    }
+  }
+
+  @Test
   @Timeout(60)
   void askingForTheLengthWhileWritingNeverDeadlocks() throws Exception {
     try (SpongeTask task = SpongeTask.open(conf("pool,disk"), "attempt_intr_4")) {

@@ -7,9 +7,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Direct buffers for readers' windows on non-pool chunks, kept for the next reader when one closes,
- * so opening a reader neither allocates nor zeroes a chunk of memory. At most {@code maxIdle}
- * buffers wait idle; the rest are left to the garbage collector.
+ * Direct buffers for readers' windows, kept for the next reader when one closes, so opening a
+ * reader neither allocates nor zeroes a chunk of memory. At most {@code maxIdle} buffers wait idle;
+ * the rest are left to the garbage collector.
  */
 public final class ReadBuffers {
   private final int maxIdle;

@@ -9,6 +9,7 @@ import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
@@ -31,6 +32,7 @@ final class MappedPool {
   private final MappedWords words;
   private final PoolLock lock;
   private final OwnerTable table;
+  private final SegmentChannels files;
   private int handles;
 
   MappedPool(
@@ -47,16 +49,29 @@ final class MappedPool {
     this.words = new MappedWords(header);
     this.lock = new PoolLock(words, poolId, spec.metadataFile().toString());
     this.table = new OwnerTable(layout, words);
+    Path[] paths = new Path[layout.segmentCount];
+    for (int s = 0; s < paths.length; s++) {
+      paths[s] = PoolFiles.segmentFile(spec.dir(), spec.name(), poolId, s);
+    }
+    this.files = new SegmentChannels(paths);
   }
 
   synchronized void retain() {
     handles++;
   }
 
-  /** Returns true when this was the last handle. */
+  /** Returns true when this was the last handle; the segment files' channels are then closed. */
   synchronized boolean release() {
     handles--;
-    return handles <= 0;
+    if (handles > 0) {
+      return false;
+    }
+    try {
+      files.close();
+    } catch (IOException e) {
+      LOG.debug("Closing the segment files of {}: {}", spec.metadataFile(), e.toString());
+    }
+    return true;
   }
 
   List<PoolChunk> allocate(ChunkOwner owner, int count) throws IOException {
@@ -73,11 +88,12 @@ final class MappedPool {
             }
           }
           return freed;
-        });
+        },
+        false);
   }
 
   int freeAll(ChunkOwner owner) throws IOException {
-    return locked(() -> table.freeAll(owner));
+    return locked(() -> table.freeAll(owner), false);
   }
 
   int reclaim(Collection<OwnerEntry> orphans) throws IOException {
@@ -94,7 +110,8 @@ final class MappedPool {
                 }
               }
               return count;
-            });
+            },
+            false);
     words.addLong(OFF_RECLAIMED, freed);
     return freed;
   }
@@ -129,6 +146,20 @@ final class MappedPool {
 
   long takeovers() {
     return words.getLong(OFF_TAKEOVERS);
+  }
+
+  /** Writes {@code src} at {@code offset} of chunk {@code index} through its segment file. */
+  void write(int index, int offset, ByteBuffer src) throws IOException {
+    files.write(index / layout.chunksPerSegment, fileOffset(index, offset), src);
+  }
+
+  /** Fills {@code dst} from {@code offset} of chunk {@code index} through its segment file. */
+  void read(int index, int offset, ByteBuffer dst) throws IOException {
+    files.read(index / layout.chunksPerSegment, fileOffset(index, offset), dst);
+  }
+
+  private long fileOffset(int index, int offset) {
+    return (long) (index % layout.chunksPerSegment) * layout.chunkSize + offset;
   }
 
   /** A writable view of chunk {@code index}'s bytes. */
@@ -249,15 +280,31 @@ final class MappedPool {
   }
 
   private <T> T locked(LockedAction<T> action) throws IOException {
+    return locked(action, true);
+  }
+
+  /**
+   * Runs {@code action} holding the pool's lock. An uninterruptible caller (a free) waits for the
+   * lock whatever its thread's interrupt, which it keeps: a task being stopped must still give its
+   * chunks back rather than leave them to the sweep at its end.
+   */
+  private <T> T locked(LockedAction<T> action, boolean interruptible) throws IOException {
     boolean tookOver;
-    try {
-      tookOver = lock.lock(spec.lockTimeout());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      InterruptedIOException interrupted =
-          new InterruptedIOException("interrupted waiting for pool " + spec.metadataFile());
-      interrupted.initCause(e);
-      throw interrupted;
+    boolean interrupted = false;
+    while (true) {
+      try {
+        tookOver = lock.lock(spec.lockTimeout());
+        break;
+      } catch (InterruptedException e) {
+        if (interruptible) {
+          Thread.currentThread().interrupt();
+          InterruptedIOException stopped =
+              new InterruptedIOException("interrupted waiting for pool " + spec.metadataFile());
+          stopped.initCause(e);
+          throw stopped;
+        }
+        interrupted = true;
+      }
     }
     try {
       if (tookOver) {
@@ -269,6 +316,9 @@ final class MappedPool {
       return action.run();
     } finally {
       lock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -1,15 +1,12 @@
 package org.spongefiles.core.tier;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.AsynchronousCloseException;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.spongefiles.core.io.ReopeningChannel;
 
 /**
  * The one local file a SpongeFile's disk chunks are appended to, so a file spilled to disk is one
@@ -18,8 +15,7 @@ import java.nio.file.StandardOpenOption;
 final class DiskBackingFile {
   private final Path path;
   private final Path dir;
-  private FileChannel channel;
-  private boolean deleted;
+  private final ReopeningChannel channel;
   private long size;
   private long allocated;
 
@@ -28,26 +24,23 @@ final class DiskBackingFile {
     this.dir = dir;
     Files.createDirectories(path.getParent());
     this.channel =
-        FileChannel.open(
-            path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        new ReopeningChannel(
+            path,
+            FileChannel.open(
+                path,
+                StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE));
   }
 
   /** Appends the bytes of {@code data}; returns the offset they start at. */
   long append(ByteBuffer data) throws IOException {
     long start = size;
-    long position = start;
+    int from = data.position();
     try {
-      while (data.hasRemaining()) {
-        try {
-          position += channel().write(data, position);
-        } catch (ClosedByInterruptException e) {
-          throw interrupted("writing", e);
-        } catch (AsynchronousCloseException e) {
-          // Another thread's interrupt closed the shared channel: write again on a new one.
-        }
-      }
+      channel.writeFully(start, data);
     } finally {
-      size = Math.max(size, position);
+      size = Math.max(size, start + data.position() - from);
       allocated = Math.max(allocated, size);
     }
     return start;
@@ -72,27 +65,9 @@ final class DiskBackingFile {
     return dir;
   }
 
-  /**
-   * The open channel of the file. A thread interrupted in a channel operation closes the channel
-   * for every user (NIO's interruptible channels), so a closed one is reopened: one thread's
-   * interrupt must not make the rest of the file unreadable.
-   */
-  synchronized FileChannel channel() throws IOException {
-    if (!channel.isOpen()) {
-      if (deleted) {
-        throw new ClosedChannelException();
-      }
-      channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    }
-    return channel;
-  }
-
-  /** The caller's own interrupt, which is not a disk failure. */
-  InterruptedIOException interrupted(String doing, ClosedByInterruptException e) {
-    InterruptedIOException interrupted =
-        new InterruptedIOException("interrupted " + doing + " " + path);
-    interrupted.initCause(e);
-    return interrupted;
+  /** Fills {@code dst} from byte {@code position} of the file. */
+  void read(long position, ByteBuffer dst) throws IOException {
+    channel.readFully(position, dst);
   }
 
   long size() {
@@ -100,13 +75,8 @@ final class DiskBackingFile {
   }
 
   void delete() throws IOException {
-    FileChannel last;
-    synchronized (this) {
-      deleted = true;
-      last = channel;
-    }
     try {
-      last.close();
+      channel.close();
     } finally {
       Files.deleteIfExists(path);
     }

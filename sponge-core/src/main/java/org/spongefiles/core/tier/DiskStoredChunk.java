@@ -4,8 +4,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.AsynchronousCloseException;
-import java.nio.channels.ClosedByInterruptException;
 
 /** A chunk appended to its SpongeFile's backing file on a local disk. */
 final class DiskStoredChunk implements StoredChunk {
@@ -39,24 +37,12 @@ final class DiskStoredChunk implements StoredChunk {
 
   @Override
   public void read(long chunkOffset, ByteBuffer dst) throws IOException {
-    long position = offset + chunkOffset;
     try {
-      while (dst.hasRemaining()) {
-        int n;
-        try {
-          n = file.channel().read(dst, position);
-        } catch (ClosedByInterruptException e) {
-          throw file.interrupted("reading", e);
-        } catch (AsynchronousCloseException e) {
-          continue; // another thread's interrupt closed the shared channel: read on a new one
-        }
-        if (n < 0) {
-          throw new EOFException(describe() + " is truncated at byte " + position);
-        }
-        position += n;
-      }
-    } catch (EOFException | InterruptedIOException e) {
+      file.read(offset + chunkOffset, dst);
+    } catch (InterruptedIOException e) {
       throw e;
+    } catch (EOFException e) {
+      throw new EOFException(describe() + " is truncated: " + e.getMessage());
     } catch (IOException e) {
       throw new IOException("Cannot read " + describe() + ": " + e.getMessage(), e);
     }

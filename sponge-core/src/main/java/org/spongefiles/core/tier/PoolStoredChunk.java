@@ -6,29 +6,25 @@ import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.SharedPool;
 
 /**
- * A chunk in the node's shared pool. Its bytes are written and read in place through the mapping;
- * the generation check after each copy proves the chunk was still ours while we copied.
+ * A chunk in the node's shared pool. Its bytes are copied in and out through the pool's segment
+ * files ({@link SharedPool#write}); the generation check after each read proves the chunk was still
+ * ours while we copied.
  */
 public final class PoolStoredChunk implements StoredChunk {
   private final SharedPool pool;
   private final PoolChunk handle;
-  private final ByteBuffer bytes;
   private int length;
 
   PoolStoredChunk(SharedPool pool, PoolChunk handle) {
     this.pool = pool;
     this.handle = handle;
-    this.bytes = pool.chunkBuffer(handle.index());
   }
 
-  /** The writable chunk, position 0, limit the chunk size: the writer fills it in place. */
-  public ByteBuffer writeBuffer() {
-    return bytes;
-  }
-
-  /** Records how many bytes the writer put in the chunk. */
-  public void seal(int bytesWritten) {
-    this.length = bytesWritten;
+  /** Copies {@code data} (position to limit) in from the chunk's start: its bytes from now on. */
+  public void write(ByteBuffer data) throws IOException {
+    int bytes = data.remaining();
+    pool.write(handle.index(), 0, data);
+    length = bytes;
   }
 
   public PoolChunk handle() {
@@ -46,22 +42,19 @@ public final class PoolStoredChunk implements StoredChunk {
   }
 
   @Override
-  public ByteBuffer view() {
-    ByteBuffer view = bytes.asReadOnlyBuffer();
-    view.position(0).limit(length);
-    return view;
-  }
-
-  @Override
   public void read(long offset, ByteBuffer dst) throws IOException {
-    ByteBuffer view = view();
-    view.position((int) offset).limit((int) offset + dst.remaining());
-    dst.put(view);
-    checkValid();
-  }
-
-  @Override
-  public void checkValid() throws IOException {
+    if (offset < 0 || dst.remaining() > length - offset) {
+      throw new IndexOutOfBoundsException(
+          "bytes "
+              + offset
+              + " to "
+              + (offset + dst.remaining())
+              + " of "
+              + length
+              + " in "
+              + this);
+    }
+    pool.read(handle.index(), (int) offset, dst);
     if (!pool.isCurrent(handle)) {
       throw new IOException(
           describe()

@@ -9,9 +9,9 @@ import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.SharedPool;
 
 /**
- * The node's shared memory pool as a tier. Writers normally {@link #reserve} a chunk and fill it in
- * place (one copy, like a memcpy); {@link #store} copies an already filled buffer in when a chunk
- * written behind finds the pool has room again.
+ * The node's shared memory pool as a tier. Writers normally {@link #reserve} a chunk before they
+ * fill a buffer for it, and the chain copies the buffer in when it is full; {@link #store} reserves
+ * and copies at once, when a chunk written behind finds the pool has room again.
  */
 public final class PoolTier implements Tier {
   private final SharedPool pool;
@@ -22,7 +22,7 @@ public final class PoolTier implements Tier {
     this.owner = owner;
   }
 
-  /** A free chunk to fill in place, or null when the pool is full. */
+  /** A free chunk, or null when the pool is full. */
   public PoolStoredChunk reserve() throws IOException {
     PoolChunk chunk = pool.allocateOne(owner);
     return chunk == null ? null : new PoolStoredChunk(pool, chunk);
@@ -39,10 +39,16 @@ public final class PoolTier implements Tier {
     if (chunk == null) {
       return null;
     }
-    int length = data.remaining();
-    chunk.writeBuffer().clear();
-    chunk.writeBuffer().put(data);
-    chunk.seal(length);
+    try {
+      chunk.write(data);
+    } catch (IOException | RuntimeException e) {
+      try {
+        release(chunk);
+      } catch (IOException | RuntimeException freeing) {
+        e.addSuppressed(freeing);
+      }
+      throw e;
+    }
     return chunk;
   }
 

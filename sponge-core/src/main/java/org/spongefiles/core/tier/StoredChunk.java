@@ -19,18 +19,6 @@ public interface StoredChunk {
    */
   void read(long offset, ByteBuffer dst) throws IOException;
 
-  /**
-   * A read-only view of the chunk's bytes when they are directly addressable (the pool), else null.
-   * After copying from a view, call {@link #checkValid()}: the bytes are only good if the chunk was
-   * still ours while they were copied.
-   */
-  default ByteBuffer view() {
-    return null;
-  }
-
-  /** Throws when the storage no longer holds this chunk (for instance it was reclaimed). */
-  default void checkValid() throws IOException {}
-
   /** Where the chunk is, for messages: "pool chunk 17 (generation 3) of /dev/shm/...". */
   String describe();
 }

@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * throws; either way the next tier is tried, and only when every tier declines does the chunk fail,
  * with each tier's report.
  *
- * <p>When the pool is the first tier, the chain hands the writer a pool chunk to fill in place (one
- * copy) through {@link #reserveInPlace}; a writer that gets none fills a write buffer and gives it
- * to {@link #store}, which tries the tiers in order.
+ * <p>When the pool is the first tier, the chain reserves the writer a pool chunk before the writer
+ * fills its buffer ({@link #reserveInPlace}) and copies the full buffer in ({@link #placeInPlace}),
+ * in the writer's thread; a writer that gets none hands its full buffer to {@link #store} (behind
+ * it), which tries the tiers in order.
  */
 public final class TierChain implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);
@@ -62,9 +63,10 @@ public final class TierChain implements Closeable {
   }
 
   /**
-   * A pool chunk for the writer of {@code file} to fill in place, or null: when the pool is not the
-   * first tier, when it is full, or when it failed (reported once per chain, then treated as full).
-   * The writer hands the chunk back through {@link #placeInPlace} or {@link #releaseInPlace}.
+   * A pool chunk reserved for the next chunk the writer of {@code file} fills, or null: when the
+   * pool is not the first tier, when it is full, or when it failed (reported once per chain, then
+   * treated as full). The writer hands the chunk back through {@link #placeInPlace} or {@link
+   * #releaseInPlace}.
    */
   public PoolStoredChunk reserveInPlace(FileKey file) {
     if (pool == null || tiers.get(0) != pool) {
@@ -83,10 +85,21 @@ public final class TierChain implements Closeable {
   }
 
   /**
-   * Records that the writer filled {@code length} bytes of a chunk from {@link #reserveInPlace}.
+   * Copies {@code data} (position to limit) into a chunk from {@link #reserveInPlace}; when that
+   * fails the chunk is freed.
    */
-  public StoredChunk placeInPlace(PoolStoredChunk chunk, int length) {
-    chunk.seal(length);
+  public StoredChunk placeInPlace(PoolStoredChunk chunk, ByteBuffer data) throws IOException {
+    int length = data.remaining();
+    try {
+      chunk.write(data);
+    } catch (IOException | RuntimeException e) {
+      try {
+        releaseInPlace(chunk);
+      } catch (IOException | RuntimeException freeing) {
+        e.addSuppressed(freeing);
+      }
+      throw e;
+    }
     stats.recordWrite(TierKind.POOL, length);
     return chunk;
   }

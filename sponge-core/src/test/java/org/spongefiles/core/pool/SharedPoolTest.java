@@ -3,6 +3,7 @@ package org.spongefiles.core.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -73,6 +74,92 @@ class SharedPoolTest {
     assertThat(TestDirs.allocatedBytes(dir))
         .as("bytes allocated to the pool's files")
         .isGreaterThanOrEqualTo(size);
+  }
+
+  @Test
+  void chunkBytesCopiedThroughTheSegmentFilesAreTheBytesTheMappingHolds() throws Exception {
+    // 64 KiB chunks in 1 MiB segments: chunk 17 is the second chunk of the second segment.
+    try (SharedPool pool = SharedPool.open(spec(4L << 20, 64 << 10))) {
+      byte[] bytes = new byte[5000];
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] = (byte) (i * 13 + 5);
+      }
+      ByteBuffer src = ByteBuffer.wrap(bytes);
+      pool.write(17, 100, src);
+      assertThat(src.hasRemaining()).isFalse();
+
+      ByteBuffer mapped = pool.chunkBuffer(17);
+      for (int i = 0; i < bytes.length; i++) {
+        assertThat(mapped.get(100 + i)).as("byte %d through the mapping", i).isEqualTo(bytes[i]);
+      }
+      assertThat(pool.chunkBuffer(16).getLong(0)).as("the chunk before").isZero();
+      assertThat(pool.chunkBuffer(1).getLong(100)).as("chunk 1 of the first segment").isZero();
+
+      mapped.put(64, (byte) 42); // as the sponge server writes a remote chunk
+      ByteBuffer read = ByteBuffer.allocateDirect(100 + 5000 - 64);
+      pool.read(17, 64, read);
+      assertThat(read.hasRemaining()).isFalse();
+      assertThat(read.get(0)).isEqualTo((byte) 42);
+      for (int i = 0; i < bytes.length; i++) {
+        assertThat(read.get(36 + i)).as("byte %d read back", i).isEqualTo(bytes[i]);
+      }
+    }
+  }
+
+  @Test
+  void aCopyOutsideItsChunkIsRefusedNamingTheRange() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(2L << 20, 64 << 10))) {
+      assertThatThrownBy(() -> pool.write(3, (64 << 10) - 10, ByteBuffer.allocate(11)))
+          .isInstanceOf(IndexOutOfBoundsException.class)
+          .hasMessageContaining("bytes 65526 to 65537 of chunk 3")
+          .hasMessageContaining("65536 bytes");
+      assertThatThrownBy(() -> pool.read(32, 0, ByteBuffer.allocate(1)))
+          .isInstanceOf(IndexOutOfBoundsException.class)
+          .hasMessageContaining("chunk : 32");
+    }
+  }
+
+  @Test
+  void anInterruptedCopyFailsAloneAndThePoolStaysUsable() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(2L << 20, 64 << 10));
+        SharedPool other = SharedPool.open(spec(2L << 20, 64 << 10))) {
+      pool.write(5, 0, ByteBuffer.wrap(new byte[] {1, 2, 3}));
+
+      // An interrupted thread's copy closes the JVM's channel on the segment file for everyone.
+      Thread.currentThread().interrupt();
+      try {
+        assertThatThrownBy(() -> pool.write(6, 0, ByteBuffer.wrap(new byte[] {9})))
+            .isInstanceOf(InterruptedIOException.class)
+            .hasMessageContaining("interrupted writing " + dir.resolve("p."));
+      } finally {
+        assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+      }
+
+      ByteBuffer read = ByteBuffer.allocate(3);
+      other.read(5, 0, read);
+      assertThat(read.array()).containsExactly(1, 2, 3);
+      pool.write(6, 0, ByteBuffer.wrap(new byte[] {7}));
+      assertThat(pool.chunkBuffer(6).get(0)).isEqualTo((byte) 7);
+    }
+  }
+
+  @Test
+  void anInterruptedThreadStillFreesItsChunksAndKeepsTheInterrupt() throws Exception {
+    try (SharedPool pool = SharedPool.open(spec(2L << 20, 64 << 10))) {
+      ChunkOwner owner = ChunkOwner.currentProcess("attempt_interrupted");
+      List<PoolChunk> chunks = pool.allocate(owner, 3);
+      Thread.currentThread().interrupt();
+      try {
+        assertThat(pool.free(owner, chunks.subList(0, 2))).isEqualTo(2);
+        assertThat(pool.freeAll(owner)).isEqualTo(1);
+        assertThatThrownBy(() -> pool.allocate(owner, 1))
+            .as("allocating is still interruptible")
+            .isInstanceOf(InterruptedIOException.class);
+      } finally {
+        assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+      }
+      assertThat(pool.freeChunks()).isEqualTo(pool.chunkCount());
+    }
   }
 
   @Test
