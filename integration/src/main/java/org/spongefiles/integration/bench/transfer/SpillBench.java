@@ -5,15 +5,25 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.integration.bench.BenchReport;
 
@@ -23,10 +33,16 @@ import org.spongefiles.integration.bench.BenchReport;
  * run: a plain 1 MiB memcpy into a direct buffer for the pool, and a raw 1 MiB file write at a
  * random offset (as the paper did) for the disk.
  *
+ * <p>Those spills reuse the same few pool chunks. A task writes each page of its chunks once in its
+ * life, so the {@code pool-spill-first-touch} row spills {@code bench.first.touch} (256m) once into
+ * a pool whose pages are allocated already (as the sponge server leaves them) and reads it back,
+ * beside the same bytes copied in and out through a mapping of that pool made for the measure, as
+ * tasks copied before they used positional writes: there every page costs the process a fault.
+ *
  * <p>Properties: {@code bench.iterations} (10000), {@code bench.warmup} (2000), {@code
- * bench.pool.dir} (/dev/shm), {@code bench.disk.dir} (java.io.tmpdir). The disk rows alone, on a
- * directory of the caller's choosing, are {@link #diskRows}; {@code node.SpillClassBench} runs them
- * on each emulated disk class.
+ * bench.first.touch} (256m), {@code bench.pool.dir} (/dev/shm), {@code bench.disk.dir}
+ * (java.io.tmpdir). The disk rows alone, on a directory of the caller's choosing, are {@link
+ * #diskRows}; {@code node.SpillClassBench} runs them on each emulated disk class.
  */
 public final class SpillBench implements Closeable {
   private static final int MIB = 1 << 20;
@@ -106,8 +122,12 @@ public final class SpillBench implements Closeable {
         "1 MiB spills, %d iterations after %d warm-up; baseline and ours alternate in one loop",
         iterations, warmup);
     Timing[] memory = memoryRound();
+    Timing[] firstTouch = firstTouchRound();
     Timing[] disk = diskRound();
     for (Timing t : memory) {
+      BenchReport.info("%s", t.summary());
+    }
+    for (Timing t : firstTouch) {
       BenchReport.info("%s", t.summary());
     }
     for (Timing t : disk) {
@@ -121,6 +141,7 @@ public final class SpillBench implements Closeable {
     report("pool-read", memory[3], memory[1], "checksum=off");
     report("pool-write-crc", memory[4], memory[0], "checksum=on");
     report("pool-read-crc", memory[5], memory[1], "checksum=on");
+    reportFirstTouch(firstTouch);
     reportDisk("", disk);
   }
 
@@ -174,6 +195,114 @@ public final class SpillBench implements Closeable {
       requireTier(checked, TierKind.POOL);
     }
     return t;
+  }
+
+  /**
+   * Three rounds of: one SpongeFile of {@code bench.first.touch} bytes written to the pool and read
+   * back, then the same bytes copied in and out through a new mapping of the pool's segment. The
+   * pool is touched whole first, through another mapping, so its pages exist for both.
+   */
+  private Timing[] firstTouchRound() throws IOException {
+    int mib = (int) (ByteSize.parse(System.getProperty("bench.first.touch", "256m")) / MIB);
+    Timing[] t = {
+      new Timing("mapping-first-touch-write", 3 * mib),
+      new Timing("mapping-first-touch-read", 3 * mib),
+      new Timing("pool-first-touch-write", 3 * mib),
+      new Timing("pool-first-touch-read", 3 * mib)
+    };
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.tiers", "pool");
+    conf.set("sponge.pool.dir", poolDir.toString());
+    conf.set("sponge.pool.name", "first-touch");
+    conf.set("sponge.pool.size", mib + "m");
+    conf.set("sponge.pool.segment.size", mib + "m");
+    try (SpongeTask task = SpongeTask.open(conf, "attempt_spillbench_first_touch")) {
+      try (SharedPool pool = SharedPool.open(poolSpec(mib))) {
+        pool.touchAll(); // as the node's sponge server does at start
+      }
+      Path segment = onlySegment("first-touch");
+      for (int round = 0; round < 3; round++) {
+        SpongeFile file = task.create("first-touch");
+        try (OutputStream out = file.output()) {
+          for (int i = 0; i < mib; i++) {
+            long t0 = System.nanoTime();
+            out.write(source);
+            t[2].add(System.nanoTime() - t0);
+          }
+        }
+        try (SpongeInputStream in = file.input()) {
+          for (int i = 0; i < mib; i++) {
+            long t0 = System.nanoTime();
+            in.readNBytes(target, 0, MIB);
+            t[3].add(System.nanoTime() - t0);
+          }
+        }
+        file.delete();
+        check("pool, first touch");
+        try (FileChannel channel =
+            FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+          MappedByteBuffer mapping =
+              channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) mib * MIB);
+          for (int i = 0; i < mib; i++) {
+            long t0 = System.nanoTime();
+            mapping.position(i * MIB);
+            mapping.put(source);
+            t[0].add(System.nanoTime() - t0);
+          }
+          for (int i = 0; i < mib; i++) {
+            long t0 = System.nanoTime();
+            mapping.position(i * MIB);
+            mapping.get(target);
+            t[1].add(System.nanoTime() - t0);
+          }
+        }
+        check("mapping, first touch");
+      }
+      requireTier(task, TierKind.POOL, 3L * mib);
+    }
+    return t;
+  }
+
+  private PoolSpec poolSpec(int mib) {
+    return new PoolSpec(
+        poolDir,
+        "first-touch",
+        (long) mib * MIB,
+        MIB,
+        (long) mib * MIB,
+        false,
+        "rw-------",
+        Duration.ofSeconds(10));
+  }
+
+  private Path onlySegment(String name) throws IOException {
+    try (Stream<Path> files = Files.list(poolDir)) {
+      List<Path> segments =
+          files
+              .filter(f -> f.getFileName().toString().startsWith(name + "."))
+              .filter(f -> !f.getFileName().toString().endsWith(".meta"))
+              .collect(Collectors.toList());
+      if (segments.size() != 1) {
+        throw new IOException("expected one segment of pool " + name + ": " + segments);
+      }
+      return segments.get(0);
+    }
+  }
+
+  private static void reportFirstTouch(Timing[] t) {
+    double mapping = t[0].meanMicros() + t[1].meanMicros();
+    double ours = t[2].meanMicros() + t[3].meanMicros();
+    BenchReport.bench(
+        "pool-spill-first-touch",
+        ours / mapping,
+        String.format(
+            Locale.ROOT,
+            "per_mib_us ours_write=%.1f ours_read=%.1f mapping_write=%.1f mapping_read=%.1f"
+                + " baseline=copy-through-a-new-mapping-of-allocated-pool-pages",
+            t[2].meanMicros(),
+            t[3].meanMicros(),
+            t[0].meanMicros(),
+            t[1].meanMicros()));
   }
 
   /** A raw file write and read at a random offset, and a disk-tier SpongeFile, in turn. */
@@ -251,7 +380,10 @@ public final class SpillBench implements Closeable {
   }
 
   private void requireTier(SpongeTask task, TierKind tier) {
-    long spills = warmup + iterations;
+    requireTier(task, tier, warmup + iterations);
+  }
+
+  private static void requireTier(SpongeTask task, TierKind tier, long spills) {
     if (task.stats().chunksWritten(tier) != spills) {
       throw new AssertionError(
           "expected " + spills + " chunks in the " + tier.label() + " tier: " + task.stats());
