@@ -185,32 +185,37 @@ public final class SpongeFile {
       CompletableFuture<Void> previous = lastHandedOn;
       CompletableFuture<Void> handedOn = new CompletableFuture<>();
       lastHandedOn = handedOn;
-      storing.removeIf(CompletableFuture::isDone);
-      storing.add(
-          CompletableFuture.runAsync(
-              () -> {
-                try {
-                  // The previous chunk's task was queued first, so it runs or ran: no deadlock.
-                  previous.join();
-                  if (take(chunk)) {
+      unfinishedStores()
+          .add(
+              CompletableFuture.runAsync(
+                  () -> {
                     try {
-                      store(index, buffer, () -> handedOn.complete(null));
+                      // The previous chunk's task was queued first, so it runs or ran: no deadlock.
+                      previous.join();
+                      if (take(chunk)) {
+                        try {
+                          store(index, buffer, () -> handedOn.complete(null));
+                        } finally {
+                          task.buffers().endFlight(buffer);
+                        }
+                      }
                     } finally {
-                      task.buffers().endFlight(buffer);
+                      handedOn.complete(null);
                     }
-                  }
-                } finally {
-                  handedOn.complete(null);
-                }
-              },
-              task.io()));
+                  },
+                  task.io()));
     }
   }
 
   /** Completes when every store started so far has finished (guarded by this). */
   private CompletableFuture<Void> storingNow() {
+    return CompletableFuture.allOf(unfinishedStores().toArray(new CompletableFuture<?>[0]));
+  }
+
+  /** The stores started and not finished yet, the finished ones dropped (guarded by this). */
+  private List<CompletableFuture<Void>> unfinishedStores() {
     storing.removeIf(CompletableFuture::isDone);
-    return CompletableFuture.allOf(storing.toArray(new CompletableFuture<?>[0]));
+    return storing;
   }
 
   /**
@@ -260,8 +265,7 @@ public final class SpongeFile {
    */
   boolean storeNowIfIdle(int index, ByteBuffer buffer) {
     synchronized (this) {
-      storing.removeIf(CompletableFuture::isDone);
-      if (!storing.isEmpty()) {
+      if (!unfinishedStores().isEmpty()) {
         return false;
       }
       setRecord(index, null);
