@@ -29,10 +29,12 @@ final class NodePlot {
 
   /**
    * Writes {@code file}: per cell (load / memory on the x axis) the median of its stock and ours
-   * runs side by side, named {@code series} (stock first), with min-max bars.
+   * runs side by side, named {@code series} (stock first), with min-max bars. Cells whose every run
+   * failed are left out.
    */
-  static Path draw(String title, String yAxis, String[] series, List<NodeCell> cells, Path file)
+  static Path draw(String title, String yAxis, String[] series, List<NodeCell> allCells, Path file)
       throws IOException {
+    List<NodeCell> cells = measured(allCells);
     CategoryChart chart = chart(800, title, "load / memory", yAxis);
     List<String> conditions = new ArrayList<>();
     double[][] values = new double[2][cells.size()];
@@ -64,7 +66,7 @@ final class NodePlot {
     List<Double> ours = new ArrayList<>();
     List<Double> oursErrors = new ArrayList<>();
     for (Map.Entry<String, List<NodeCell>> job : byJob.entrySet()) {
-      for (NodeCell cell : job.getValue()) {
+      for (NodeCell cell : measured(job.getValue())) {
         conditions.add(job.getKey() + " / " + cell.memory);
         stock.add(1.0);
         stockErrors.add(0.0);
@@ -105,5 +107,15 @@ final class NodePlot {
       list.add(value);
     }
     return list;
+  }
+
+  private static List<NodeCell> measured(List<NodeCell> cells) {
+    List<NodeCell> measured = new ArrayList<>();
+    for (NodeCell cell : cells) {
+      if (cell.measured()) {
+        measured.add(cell);
+      }
+    }
+    return measured;
   }
 }

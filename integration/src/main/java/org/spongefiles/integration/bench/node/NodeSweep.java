@@ -252,7 +252,16 @@ public final class NodeSweep {
           containers ? MemoryContainer.create("median-" + cell.name() + "-" + run, limit) : null;
       try (NodePlacement placement =
           NodePlacement.spillsOnDisk(root.resolve("median"), container)) {
-        MedianMeasure[] pair = bench.pair(cell.name(), place.apply(placement));
+        MedianMeasure[] pair;
+        try {
+          pair = bench.pair(cell.name(), place.apply(placement));
+        } catch (IOException e) {
+          // One failed run (a child killed at its container's limit, say) is reported with its
+          // cell; the sweep goes on.
+          cell.failed(run, e.getMessage());
+          BenchReport.info("%s run %d FAILED: %s", cell.name(), run, e.getMessage());
+          continue;
+        }
         cell.add(pair[0].reduceSeconds(), pair[1].reduceSeconds());
         cell.stockDiskBytes = pair[0].number("reduceDiskBytes");
         cell.spilledBytes = pair[1].spilledBytes();
@@ -278,7 +287,11 @@ public final class NodeSweep {
             pair[1].sponge("BLOCKED_READ_MILLIS") / 1e3);
       }
     }
-    BenchReport.bench("median-" + cell.name(), NodeCell.median(cell.ratios), cell.details());
+    if (cell.measured()) {
+      BenchReport.bench("median-" + cell.name(), NodeCell.median(cell.ratios), cell.details());
+    } else {
+      BenchReport.info("FAILED: median-%s, all %d runs", cell.name(), cell.failures.size());
+    }
   }
 
   /**
