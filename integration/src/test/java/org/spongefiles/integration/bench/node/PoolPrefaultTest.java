@@ -2,6 +2,7 @@ package org.spongefiles.integration.bench.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
@@ -40,5 +41,8 @@ class PoolPrefaultTest {
 
     long allocated = TestDirs.allocatedBytes(dir);
     assertThat(allocated).as("bytes allocated to the pool's files").isGreaterThanOrEqualTo(POOL);
+    assertThat(Files.readAllLines(Path.of("/proc/self/maps")))
+        .as("this JVM keeps no mapping of the pool, which would keep its pages once deleted")
+        .noneMatch(line -> line.contains(dir.toString()));
   }
 }
