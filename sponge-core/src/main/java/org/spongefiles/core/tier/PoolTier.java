@@ -39,6 +39,15 @@ public final class PoolTier implements Tier {
     if (chunk == null) {
       return null;
     }
+    fill(chunk, data);
+    return chunk;
+  }
+
+  /**
+   * Copies {@code data} (position to limit) into {@code chunk}, reserved from this tier; when the
+   * copy fails the chunk is freed.
+   */
+  public void fill(PoolStoredChunk chunk, ByteBuffer data) throws IOException {
     try {
       chunk.write(data);
     } catch (IOException | RuntimeException e) {
@@ -49,7 +58,6 @@ public final class PoolTier implements Tier {
       }
       throw e;
     }
-    return chunk;
   }
 
   @Override

@@ -90,16 +90,7 @@ public final class TierChain implements Closeable {
    */
   public StoredChunk placeInPlace(PoolStoredChunk chunk, ByteBuffer data) throws IOException {
     int length = data.remaining();
-    try {
-      chunk.write(data);
-    } catch (IOException | RuntimeException e) {
-      try {
-        releaseInPlace(chunk);
-      } catch (IOException | RuntimeException freeing) {
-        e.addSuppressed(freeing);
-      }
-      throw e;
-    }
+    pool.fill(chunk, data);
     stats.recordWrite(TierKind.POOL, length);
     return chunk;
   }
