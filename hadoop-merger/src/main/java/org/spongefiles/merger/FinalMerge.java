@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * The merge that feeds the reducer. Hadoop merges on-disk segments in rounds of {@code
  * mapreduce.task.io.sort.factor} to save disk seeks; SpongeFiles have no seeks to save, so every
  * segment is read in one round. Only when their read buffers would exceed the {@link ReadBudget}
- * are the smallest segments merged first, into SpongeFiles, until the rest fit.
+ * are the smallest segments merged first, into SpongeFiles, until the rest fit. Each merge shares
+ * the budget among the SpongeFiles it reads ({@link ReadBudget#window(int)}).
  *
  * <ol>
  *   <li>In-memory outputs beyond {@code mapreduce.reduce.input.buffer.percent} are merged into a
@@ -31,7 +32,7 @@ final class FinalMerge<K, V> {
   private final Spills<K, V> spills;
   private final SegmentMerger<K, V> merger;
   private final long maxInMemReduce;
-  private final int fanIn;
+  private final ReadBudget budget;
   private final CounterPublisher counters;
   private final Progress mergePhase;
 
@@ -39,13 +40,13 @@ final class FinalMerge<K, V> {
       Spills<K, V> spills,
       SegmentMerger<K, V> merger,
       long maxInMemReduce,
-      int fanIn,
+      ReadBudget budget,
       CounterPublisher counters,
       Progress mergePhase) {
     this.spills = spills;
     this.merger = merger;
     this.maxInMemReduce = maxInMemReduce;
-    this.fanIn = fanIn;
+    this.budget = budget;
     this.counters = counters;
     this.mergePhase = mergePhase;
   }
@@ -66,18 +67,21 @@ final class FinalMerge<K, V> {
     flushMemory(kept, files, release);
     reduceToFanIn(files);
     List<Segment<K, V>> segments = new ArrayList<>(files.size() + kept.size());
+    int window = budget.window(files.size());
     for (SpilledSegment file : files) {
-      segments.add(spills.segment(file));
+      segments.add(spills.segment(file, window));
     }
     for (InMemoryOutput<K, V> output : kept) {
       segments.add(spills.segment(output));
     }
     counters.add(MergerCounter.FINAL_MERGE_SEGMENTS, segments.size());
     LOG.info(
-        "Final merge of {} SpongeFiles and {} in-memory outputs in one round (fan-in {})",
+        "Final merge of {} SpongeFiles (read windows of {} bytes) and {} in-memory outputs in one"
+            + " round (fan-in {})",
         files.size(),
+        window,
         kept.size(),
-        fanIn);
+        budget.fanIn());
     return merger.iterate(segments, mergePhase);
   }
 
@@ -104,14 +108,16 @@ final class FinalMerge<K, V> {
   }
 
   private void reduceToFanIn(List<SpilledSegment> files) throws IOException {
+    int fanIn = budget.fanIn();
     while (files.size() > fanIn) {
       files.sort(Comparator.comparingLong(SpilledSegment::length));
       int take = Math.min(fanIn, files.size() - fanIn + 1);
       List<SpilledSegment> smallest = new ArrayList<>(files.subList(0, take));
       files.subList(0, take).clear();
       List<Segment<K, V>> segments = new ArrayList<>(take);
+      int window = budget.window(take);
       for (SpilledSegment file : smallest) {
-        segments.add(spills.segment(file));
+        segments.add(spills.segment(file, window));
       }
       files.add(merger.merge("intermediate-merge", segments, null));
       counters.increment(MergerCounter.INTERMEDIATE_MERGES);

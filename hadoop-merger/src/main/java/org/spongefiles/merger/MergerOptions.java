@@ -25,10 +25,13 @@ public final class MergerOptions implements OptionSet {
       ConfigOption.bytes("sponge.merger.read.buffer.size", 64 << 10)
           .validate(Validator.bytesBetween(4 << 10, 256 << 20))
           .describe(
-              "Read window of one SpongeFile segment in a merge, rounded to whole checksum blocks"
-                  + " and at most a chunk; a reader holds two (one read ahead, for chunks outside"
-                  + " the pool) and a buffer of this size in front of them. Spills are written"
-                  + " through a buffer of this size too.");
+              "Smallest read window of one SpongeFile segment in a merge, rounded to whole"
+                  + " checksum blocks and at most a chunk; a reader holds two (one read ahead, for"
+                  + " chunks outside the pool) and a buffer of this size in front of them. A merge"
+                  + " of fewer segments than sponge.merger.read.buffer.total holds at this size"
+                  + " shares the total among them, up to a chunk per window, so reads from sponge"
+                  + " servers and disks move more bytes each. Spills are written through a buffer"
+                  + " of this size too.");
 
   public static final ConfigOption<Long> READ_BUFFER_TOTAL =
       ConfigOption.bytes("sponge.merger.read.buffer.total", 32 << 20)
@@ -36,8 +39,9 @@ public final class MergerOptions implements OptionSet {
           .describe(
               "Most bytes a merge may hold in read buffers across the SpongeFiles it reads at"
                   + " once. The final merge reads every segment in one round while their buffers"
-                  + " fit; past that it first merges the smallest segments into SpongeFiles, so"
-                  + " memory stays bounded whatever the number of map outputs.");
+                  + " fit at sponge.merger.read.buffer.size; past that it first merges the smallest"
+                  + " segments into SpongeFiles, so memory stays bounded whatever the number of map"
+                  + " outputs. A merge of fewer segments uses the total for larger windows.");
 
   private static final List<ConfigOption<?>> ALL =
       List.of(FALLBACK, READ_BUFFER_SIZE, READ_BUFFER_TOTAL);

@@ -110,12 +110,7 @@ final class MergerSession implements Closeable {
     Combiner<K, V> combiner = Combiners.forJob(context);
     FinalMerge<K, V> finalMerge =
         new FinalMerge<>(
-            spills,
-            merger,
-            memory.maxInMemReduce,
-            budget.fanIn(),
-            counters,
-            context.getMergePhase());
+            spills, merger, memory.maxInMemReduce, budget, counters, context.getMergePhase());
     SpongeMergeManager<K, V> created =
         new SpongeMergeManager<>(
             reduceId,

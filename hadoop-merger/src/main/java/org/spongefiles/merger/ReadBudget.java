@@ -9,20 +9,24 @@ import org.spongefiles.core.config.ConfigException;
 
 /**
  * The read memory of one merge: each SpongeFile segment costs two read windows (one read ahead) and
- * a buffer of the same size in front of them, plus the decompressor's buffers when map outputs are
- * compressed and the decryptor's when intermediate data is encrypted; {@code
- * sponge.merger.read.buffer.total} bounds their sum, which bounds how many segments one merge reads
- * at once.
+ * a buffer of the requested window size in front of them, plus the decompressor's buffers when map
+ * outputs are compressed and the decryptor's when intermediate data is encrypted; {@code
+ * sponge.merger.read.buffer.total} bounds their sum. At the requested window size that bounds how
+ * many segments one merge reads at once ({@link #fanIn()}); a merge of fewer segments shares the
+ * whole budget among them ({@link #window(int)}), so each read of a chunk outside the pool (a round
+ * trip to a sponge server, a read of the local disk) moves more bytes.
  */
 final class ReadBudget {
   /** What a decompressor and its stream hold, about: Hadoop's zlib and its 64 KiB buffers. */
   static final int CODEC_ALLOWANCE = 128 << 10;
 
+  private final SpongeTask task;
   private final long total;
   private final int window;
   private final long perSegment;
 
-  private ReadBudget(long total, int window, long perSegment) {
+  private ReadBudget(SpongeTask task, long total, int window, long perSegment) {
+    this.task = task;
     this.total = total;
     this.window = window;
     this.perSegment = perSegment;
@@ -61,12 +65,24 @@ final class ReadBudget {
               + ByteSize.format(requested)
               + ")");
     }
-    return new ReadBudget(total, window, perSegment);
+    return new ReadBudget(task, total, window, perSegment);
   }
 
-  /** Bytes of one read window, as the readers will use it. */
+  /** Bytes of one read window at the requested size, as the readers will use it. */
   int window() {
     return window;
+  }
+
+  /**
+   * The read window of each of {@code segments} SpongeFiles merged at once: their share of the
+   * budget, less the buffers in front of the windows, split between the two windows; rounded down
+   * to whole checksum blocks, at least {@link #window()} and at most a chunk. With at most {@link
+   * #fanIn()} segments their buffers stay within the budget.
+   */
+  int window(int segments) {
+    long inFront = perSegment - 2L * window;
+    long share = total / Math.max(1, segments) - inFront;
+    return Math.max(window, task.readWindow(share / 2));
   }
 
   /** Most SpongeFile segments one merge reads at once. */

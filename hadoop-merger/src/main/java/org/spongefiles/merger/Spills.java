@@ -72,14 +72,15 @@ final class Spills<K, V> {
   }
 
   /**
-   * A merge segment reading {@code spilled} once and deleting it afterwards. Every record read is
-   * counted in SPILLED_RECORDS: each record written to a SpongeFile is read back exactly once.
+   * A merge segment reading {@code spilled} once, in windows of {@code window} bytes, and deleting
+   * it afterwards. Every record read is counted in SPILLED_RECORDS: each record written to a
+   * SpongeFile is read back exactly once.
    */
-  Segment<K, V> segment(SpilledSegment spilled) throws IOException {
+  Segment<K, V> segment(SpilledSegment spilled, int window) throws IOException {
     FSDataInputStream in =
         new FSDataInputStream(
             new BufferedFSInputStream(
-                new SpongeFSInputStream(spilled.file().input(readBufferSize)), readBufferSize));
+                new SpongeFSInputStream(spilled.file().input(window)), readBufferSize));
     try {
       in = CryptoUtils.wrapIfNecessary(conf, in);
       long length = spilled.length() - CryptoUtils.cryptoPadding(conf);

@@ -84,7 +84,8 @@ class EncryptionTest {
                 assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain(MARKER);
 
                 Segment<Text, IntWritable> segment =
-                    spills.segment(new SpilledSegment(file, writer.getRawLength(), false));
+                    spills.segment(
+                        new SpilledSegment(file, writer.getRawLength(), false), 64 << 10);
                 List<String> records =
                     ShuffleHarness.drain(
                         new SegmentMerger<>(

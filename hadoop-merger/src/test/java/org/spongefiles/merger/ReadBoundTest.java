@@ -42,6 +42,28 @@ class ReadBoundTest {
     }
   }
 
+  @Test
+  void windowsGrownPastTheRequestedSizeReadTheSameRecords() throws Exception {
+    try (LocalJobs jobs = new LocalJobs()) {
+      Path input = jobs.newInput();
+      Map<String, Integer> expected = TestJobs.writeWords(input, 14, 3_000, 60_000);
+
+      // 16 KiB asked for, the budget shared among a dozen files: whole 64 KiB chunks per window.
+      LocalJobs.Run grown =
+          jobs.sponge(
+              TestJobs::wordCount,
+              input,
+              conf -> conf.set("sponge.merger.read.buffer.size", "16k"));
+
+      assertThat(grown.output).asString().isEqualTo(TestJobs.render(expected));
+      assertThat(grown.sponge(MergerCounter.FINAL_MERGE_SEGMENTS))
+          .isEqualTo(spongeFilesBeforeTheFinalMerge(grown))
+          .isGreaterThan(3);
+      assertThat(grown.sponge(MergerCounter.INTERMEDIATE_MERGES)).isZero();
+      assertThat(grown.reduceSpillFiles).isEmpty();
+    }
+  }
+
   /**
    * One per streamed map output, in-memory merge and memory flush. How many outputs an in-memory
    * merge takes varies from run to run: the fetcher's order follows the hash of the random job id.
