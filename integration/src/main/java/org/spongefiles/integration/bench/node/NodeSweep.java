@@ -27,7 +27,8 @@ import org.spongefiles.integration.bench.median.MedianPlacement;
  * scarce and its pool small, spilling to another node's server over the rack link, per disk class
  * ({@code bench.node.remote.disks}, hdd), link speed ({@code bench.node.remote.links}, 1g,10g;
  * empty: none), load ({@code bench.node.remote.loads}, quiet,contended) and write overflow ({@code
- * bench.node.remote.overflow}: on, the default, and/or off), with {@code bench.node.remote.pool}
+ * bench.node.remote.overflow}: on, the default, and/or off; {@code bench.node.remote.settings},
+ * {@code key=value;...}, sets anything else for ours there), with {@code bench.node.remote.pool}
  * (32m) and {@code bench.node.remote.lender} (1g); and {@link RemoteTierBench}'s rows: the remote
  * tier over shaped 1 and 10 Gb/s rack links ({@code bench.remote.*}). Without root it runs the nvme
  * row in a plain directory and says in one line per missing piece why the rest did not run. In
@@ -63,6 +64,9 @@ public final class NodeSweep {
   private final Path imageDir =
       Path.of(System.getProperty("bench.node.dir", System.getProperty("java.io.tmpdir")));
   private final List<String> parts = list("bench.node.parts", "median,pig");
+  private final Map<String, String> remoteSettings =
+      RackPlacement.settings(
+          "bench.node.remote.settings", System.getProperty("bench.node.remote.settings", ""));
   private final PigNodeCells pig = new PigNodeCells(runs, out, imageDir);
   private final List<NodeCell> cells = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
@@ -376,8 +380,11 @@ public final class NodeSweep {
         Neighbours neighbours = load.equals("quiet") ? null : Neighbours.start(disk, 3)) {
       Path root = disk != null ? disk.mount : Files.createDirectories(plain);
       BenchReport.info(
-          "remote cell %s: both runs on node 1 of a %s rack; ours' pool %s, then node 2's server",
-          cell.name(), link, ByteSize.format(pool));
+          "remote cell %s: both runs on node 1 of a %s rack; ours' pool %s, then node 2's server%s",
+          cell.name(),
+          link,
+          ByteSize.format(pool),
+          remoteSettings.isEmpty() ? "" : "; ours also with " + remoteSettings);
       measure(
           bench,
           cell,
@@ -385,7 +392,7 @@ public final class NodeSweep {
           containers,
           neighbours,
           containerLimit("scarce"),
-          node -> new RackPlacement(node, rack, services, pool, overflow));
+          node -> new RackPlacement(node, rack, services, pool, overflow, remoteSettings));
       return cell;
     } finally {
       if (disk != null) {
