@@ -3,6 +3,7 @@ package org.spongefiles.merger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,37 +38,49 @@ class ReadBudgetTest {
 
   @Test
   void fewSegmentsShareTheBudgetUpToAChunkAndManyKeepTheRequestedWindow() throws Exception {
-    Configuration conf = SpongeTestConf.of(pool, disk, 8L << 20, CHUNK);
-    conf.set("sponge.merger.read.buffer.size", "64k");
-    conf.set("sponge.merger.read.buffer.total", "32m");
-    try (SpongeTask task = SpongeTask.open(conf, "attempt_budget_r_000000_0")) {
-      ReadBudget budget = ReadBudget.from(conf, task, false);
-
-      assertThat(budget.window()).isEqualTo(64 << 10);
-      assertThat(budget.fanIn()).isEqualTo((32 << 20) / (3 * (64 << 10)));
-      assertThat(budget.window(1)).isEqualTo(CHUNK);
-      assertThat(budget.window(15)).isEqualTo(CHUNK);
-      // 32 MiB / 40 = 838,860 bytes; less the 64 KiB in front, halved, in whole 16 KiB blocks.
-      assertThat(budget.window(40)).isEqualTo(((32 << 20) / 40 - (64 << 10)) / 2 / BLOCK * BLOCK);
-      assertThat(budget.window(budget.fanIn())).isEqualTo(64 << 10);
-      assertThat(budget.window(10_000)).isEqualTo(64 << 10);
-      assertWithinBudget(budget, 32L << 20, 64 << 10);
-    }
+    withBudget(
+        "64k",
+        "32m",
+        false,
+        budget -> {
+          assertThat(budget.window()).isEqualTo(64 << 10);
+          assertThat(budget.fanIn()).isEqualTo((32 << 20) / (3 * (64 << 10)));
+          assertThat(budget.window(1)).isEqualTo(CHUNK);
+          assertThat(budget.window(15)).isEqualTo(CHUNK);
+          // 32 MiB / 40 = 838,860 bytes; less the 64 KiB in front, halved, in whole 16 KiB blocks.
+          assertThat(budget.window(40))
+              .isEqualTo(((32 << 20) / 40 - (64 << 10)) / 2 / BLOCK * BLOCK);
+          assertThat(budget.window(budget.fanIn())).isEqualTo(64 << 10);
+          assertThat(budget.window(10_000)).isEqualTo(64 << 10);
+          assertWithinBudget(budget, 32L << 20, 64 << 10);
+        });
   }
 
   @Test
   void aCompressedMergeLeavesRoomForItsDecompressors() throws Exception {
-    Configuration conf = SpongeTestConf.of(pool, disk, 8L << 20, CHUNK);
-    conf.set("sponge.merger.read.buffer.size", "32k");
-    conf.set("sponge.merger.read.buffer.total", "4m");
-    try (SpongeTask task = SpongeTask.open(conf, "attempt_budget_r_000001_0")) {
-      ReadBudget budget = ReadBudget.from(conf, task, true);
+    withBudget(
+        "32k",
+        "4m",
+        true,
+        budget -> {
+          long perSegment = 3 * (32 << 10) + ReadBudget.CODEC_ALLOWANCE;
+          assertThat(budget.perSegment()).isEqualTo(perSegment);
+          assertThat(budget.window(4))
+              .isEqualTo(
+                  ((4 << 20) / 4 - (32 << 10) - ReadBudget.CODEC_ALLOWANCE) / 2 / BLOCK * BLOCK);
+          assertWithinBudget(budget, 4L << 20, (32 << 10) + ReadBudget.CODEC_ALLOWANCE);
+        });
+  }
 
-      long perSegment = 3 * (32 << 10) + ReadBudget.CODEC_ALLOWANCE;
-      assertThat(budget.perSegment()).isEqualTo(perSegment);
-      assertThat(budget.window(4))
-          .isEqualTo(((4 << 20) / 4 - (32 << 10) - ReadBudget.CODEC_ALLOWANCE) / 2 / BLOCK * BLOCK);
-      assertWithinBudget(budget, 4L << 20, (32 << 10) + ReadBudget.CODEC_ALLOWANCE);
+  /** Runs {@code check} on the budget of a task with 1 MiB chunks and these merger settings. */
+  private void withBudget(
+      String requested, String total, boolean compressed, Consumer<ReadBudget> check)
+      throws Exception {
+    Configuration conf = SpongeTestConf.of(pool, disk, 8L << 20, CHUNK);
+    conf.set("sponge.merger.read.buffer.size", requested);
+    conf.set("sponge.merger.read.buffer.total", total);
+    try (SpongeTask task = SpongeTask.open(conf, "attempt_budget_r_000000_0")) {
+      check.accept(ReadBudget.from(conf, task, compressed));
     }
   }
 
