@@ -71,6 +71,7 @@ final class SerializedBag implements Serializable {
     List<Tuple> memory;
     List<Run> spilled;
     synchronized (bag.lock()) {
+      bag.finishOverflow();
       memory = new ArrayList<>(bag.memory());
       spilled = bag.runs().retainAll();
     }

@@ -1,16 +1,19 @@
 package org.spongefiles.bag;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A bag's runs, oldest first; the list holds each run (see {@link Run#retain()}) until the run
- * leaves it. It is also the cleaning action registered for the bag: when a bag that spilled becomes
- * unreachable without {@code clear()}, the list lets go of its runs from the cleaner thread, since
- * the action holds the runs but not the bag.
+ * A bag's runs, oldest first, and the run it may be appending to after them (see {@link
+ * SpongeBag}); the list holds each run (see {@link Run#retain()}) until the run leaves it. It is
+ * also the cleaning action registered for the bag: when a bag that spilled becomes unreachable
+ * without {@code clear()}, the list lets go of its runs from the cleaner thread, since the action
+ * holds the runs but not the bag.
  */
 final class SpillRuns implements Runnable {
   private final List<Run> runs = new ArrayList<>();
+  private RunWriter appending;
 
   synchronized void add(Run run) {
     runs.add(run);
@@ -51,6 +54,47 @@ final class SpillRuns implements Runnable {
     return total;
   }
 
+  /** The run being appended to after the listed ones, or null. */
+  synchronized RunWriter appending() {
+    return appending;
+  }
+
+  /** Starts appending to {@code writer}'s run after the listed ones. */
+  synchronized void startAppending(RunWriter writer) {
+    if (appending != null) {
+      throw new IllegalStateException("A run is being appended to already");
+    }
+    appending = writer;
+  }
+
+  /**
+   * Lists the run being appended to, if any, after the others: it is finished and readable. When it
+   * cannot be finished it is deleted and the tuples appended to it are lost with it.
+   *
+   * @throws IOException when the run could not be finished
+   */
+  synchronized void finishAppending() throws IOException {
+    RunWriter writer = appending;
+    if (writer == null) {
+      return;
+    }
+    appending = null;
+    try {
+      runs.add(writer.finish());
+    } catch (IOException | RuntimeException e) {
+      writer.abandon(e);
+      throw e;
+    }
+  }
+
+  /** Deletes the run being appended to, if any, unread. */
+  synchronized void abandonAppending() {
+    if (appending != null) {
+      appending.abandon(null);
+      appending = null;
+    }
+  }
+
   /** Removes every run and returns them, for the caller to release outside the bag's lock. */
   synchronized List<Run> takeAll() {
     List<Run> all = new ArrayList<>(runs);
@@ -83,6 +127,7 @@ final class SpillRuns implements Runnable {
   /** The cleaning action: lets go of whatever runs are left. */
   @Override
   public void run() {
+    abandonAppending();
     releaseAll(takeAll());
   }
 }

@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * held in memory until Pig's memory manager calls {@link #spill()}, or, for a bag Pig's own
  * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
  * heap (see {@link SelfSpill}), and a spill writes them all into one new SpongeFile (a run) of the
- * bag's task, as Pig writes one spill file. Iterators read the runs back from SpongeFiles and then
- * memory, and follow the bag when it spills under them.
+ * bag's task, as Pig writes one spill file; a default bag not read yet instead keeps its newest
+ * tuples and appends the oldest to one open run (see {@link #keepsNewestInMemory()}). A bag that
+ * limits itself so is not spilled by the memory manager. Iterators read the runs back from
+ * SpongeFiles and then memory, and follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -48,6 +50,12 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   private static final int SAMPLE_FREQUENCY = 10;
 
+  /**
+   * Eighths of its self-spill limit a bag that keeps its newest tuples in memory still holds after
+   * moving its oldest into its run (see {@link #keepsNewestInMemory()}).
+   */
+  private static final int KEPT_EIGHTHS = 7;
+
   /** {@link #selfSpillSharers} before the bag first grows past the smallest self-spill limit. */
   private static final int UNDECIDED = -1;
 
@@ -61,6 +69,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private transient long modifications;
   private transient long retrySelfSpillAbove;
   private transient int selfSpillSharers = UNDECIDED;
+  private transient IllegalStateException lost;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
@@ -92,6 +101,16 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /** Memory was just written into {@code run}, which now ends the list; under the lock. */
   void spilled(Run run) {}
+
+  /**
+   * Whether a self-spill moves only the oldest tuples out of memory, appending them to one run the
+   * bag keeps open (and lists at the first read or whole spill), rather than writing all of memory
+   * into a new run; under the lock. Pig's internal bag for a GROUP does the same: past its limit it
+   * keeps what it holds and writes the rest, so a group just over the limit writes little.
+   */
+  boolean keepsNewestInMemory() {
+    return false;
+  }
 
   /** Resets subclass state after {@link #clear()}; under the lock. */
   abstract void cleared();
@@ -128,6 +147,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   public void add(Tuple tuple) {
     boolean full;
     synchronized (lock) {
+      if (lost != null) {
+        throw new IllegalStateException(lost.getMessage(), lost);
+      }
       if (addToMemory(tuple)) {
         mSize++;
         sample(tuple);
@@ -242,8 +264,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /**
    * Writes every tuple held in memory into one new SpongeFile and frees them. Called by Pig's
-   * memory manager under memory pressure. When the SpongeFile cannot be written the tuples stay in
-   * memory, a warning is logged and 0 is returned, as Pig's bags do when a spill file fails.
+   * memory manager under memory pressure. A bag that keeps itself within its own limit (see {@link
+   * SelfSpill}) is left alone and 0 returned, as stock Pig's internal bags are never registered
+   * with the memory manager. When the SpongeFile cannot be written the tuples stay in memory, a
+   * warning is logged and 0 is returned, as Pig's bags do when a spill file fails.
    *
    * @return the number of tuples spilled
    */
@@ -252,51 +276,174 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     return spill(false);
   }
 
-  /** Spills memory into a new run; {@code self} when the bag reached its own limit. */
+  /**
+   * Spills memory into a new run, or moves its oldest tuples into the open run (see {@link
+   * #keepsNewestInMemory()}); {@code self} when the bag reached its own limit.
+   */
   private long spill(boolean self) {
     long count;
+    boolean newRun = true;
     synchronized (lock) {
       count = mContents.size();
       if (count == 0 || task.isClosed()) {
         return 0;
       }
-      Run run;
-      try {
-        run = RunWriter.write(task, spillOrder(), "pigbag");
-      } catch (IOException | RuntimeException e) {
-        task.count(BagCounter.BAG_SPILL_FAILURES, 1);
-        if (self) {
-          retrySelfSpillAbove = 2 * memoryEstimate();
-        }
-        LOG.warn("Could not spill {} tuples of a bag of {}; they stay in memory", count, task, e);
-        warn(
-            "Unable to spill " + count + " tuples to SpongeFiles: " + e,
-            PigWarning.UNABLE_TO_SPILL,
-            e);
+      if (!self && limitsItself()) {
         return 0;
       }
-      runs.add(run);
-      spilled(run);
-      if (!cleanerRegistered) {
-        CLEANER.register(this, runs);
-        cleanerRegistered = true;
+      if (self && keepsNewestInMemory()) {
+        newRun = runs.appending() == null;
+        count = overflowOldest();
+        if (count == 0) {
+          return 0;
+        }
+      } else if (!spillAll(self, count)) {
+        return 0;
       }
-      mContents.clear();
-      modifications++;
-      retrySelfSpillAbove = 0;
     }
-    task.count(BagCounter.BAG_SPILLS, 1);
+    if (newRun) {
+      task.count(BagCounter.BAG_SPILLS, 1);
+    }
     task.count(BagCounter.BAG_SPILLED_TUPLES, count);
     if (self) {
-      // Pig counts its own bags' self-spills the same way.
-      task.count(BagCounter.BAG_SELF_SPILLS, 1);
-      incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_BAGS);
+      // Pig counts its own bags' self-spills the same way: a bag once, each tuple written.
+      if (newRun) {
+        task.count(BagCounter.BAG_SELF_SPILLS, 1);
+        incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_BAGS);
+      }
       incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_RECS, count);
     } else {
       incSpillCount(PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT);
     }
     task.publishCounters();
     return count;
+  }
+
+  /**
+   * Writes all of memory, {@code count} tuples, into a new run; false if it failed. Under the lock.
+   */
+  private boolean spillAll(boolean self, long count) {
+    Run run;
+    try {
+      run = RunWriter.write(task, spillOrder(), "pigbag");
+    } catch (IOException | RuntimeException e) {
+      spillFailed(self, count, e);
+      return false;
+    }
+    runs.add(run);
+    spilled(run);
+    registerCleaner();
+    mContents.clear();
+    modifications++;
+    retrySelfSpillAbove = 0;
+    return true;
+  }
+
+  /**
+   * Whether the bag keeps itself within its self-spill limit (see {@link SelfSpill}); Pig's memory
+   * manager does not spill such a bag, as stock Pig's internal bags are not registered with it.
+   * Under the lock.
+   */
+  private boolean limitsItself() {
+    return selfSpillSharers != UNDECIDED && selfSpillSharers != SelfSpill.NONE;
+  }
+
+  /**
+   * Moves the oldest tuples of memory into the run the bag appends to (opened now if none is), so
+   * memory keeps {@value #KEPT_EIGHTHS}/8 of the bag's self-spill limit, and returns how many moved
+   * (0 when the run could not be opened: the tuples stay in memory). Under the lock.
+   *
+   * @throws IllegalStateException when appending to a run that already holds tuples fails: they are
+   *     lost, and the task fails, as it does when Pig's own bag cannot write its spill file
+   */
+  private long overflowOldest() {
+    List<Tuple> memory = memoryList();
+    long limit = task.memory().tupleShare() / selfSpillSharers;
+    long estimate = Math.max(1, memoryEstimate());
+    long keep =
+        (long)
+            ((double) memory.size() * KEPT_EIGHTHS / 8 * Math.min(1.0, (double) limit / estimate));
+    int oldest = (int) Math.max(1, memory.size() - keep);
+    RunWriter writer = runs.appending();
+    boolean opened = writer == null;
+    try {
+      if (opened) {
+        writer = RunWriter.open(task, "pigbag");
+        runs.startAppending(writer);
+        registerCleaner();
+      }
+      for (int i = 0; i < oldest; i++) {
+        writer.append(memory.get(i));
+      }
+      if (opened) {
+        // The run takes its first chunk now: a tier with no room fails the first batch, whose
+        // tuples are still in memory, rather than a later one.
+        writer.flush();
+      }
+    } catch (IOException | RuntimeException e) {
+      runs.abandonAppending();
+      if (opened) {
+        spillFailed(true, oldest, e);
+        return 0;
+      }
+      task.count(BagCounter.BAG_SPILL_FAILURES, 1);
+      lost = lostTuples(e);
+      throw new IllegalStateException(lost.getMessage(), lost);
+    }
+    memory.subList(0, oldest).clear();
+    modifications++;
+    retrySelfSpillAbove = 0;
+    return oldest;
+  }
+
+  /**
+   * Lists the run the bag was appending its oldest tuples to, if any, after the others, as readers
+   * and a spill of all of memory must find it. Under the lock.
+   *
+   * @throws IllegalStateException when that run could not be finished, or an earlier append to it
+   *     failed: its tuples are lost
+   */
+  final void finishOverflow() {
+    if (lost == null) {
+      try {
+        runs.finishAppending();
+      } catch (IOException | RuntimeException e) {
+        task.count(BagCounter.BAG_SPILL_FAILURES, 1);
+        lost = lostTuples(e);
+      }
+    }
+    if (lost != null) {
+      throw new IllegalStateException(lost.getMessage(), lost);
+    }
+  }
+
+  private IllegalStateException lostTuples(Exception cause) {
+    return new IllegalStateException(
+        "Unable to write the oldest tuples of a bag of "
+            + task.taskId()
+            + " to SpongeFiles: "
+            + cause
+            + "; the tuples written before are lost with the run, so the task fails (as it does"
+            + " when one of Pig's own bags cannot write its spill file)",
+        cause);
+  }
+
+  /** A spill of {@code count} tuples failed: they stay in memory. Under the lock. */
+  private void spillFailed(boolean self, long count, Exception e) {
+    task.count(BagCounter.BAG_SPILL_FAILURES, 1);
+    if (self) {
+      retrySelfSpillAbove = 2 * memoryEstimate();
+    }
+    LOG.warn("Could not spill {} tuples of a bag of {}; they stay in memory", count, task, e);
+    warn(
+        "Unable to spill " + count + " tuples to SpongeFiles: " + e, PigWarning.UNABLE_TO_SPILL, e);
+  }
+
+  private void registerCleaner() {
+    if (!cleanerRegistered) {
+      CLEANER.register(this, runs);
+      cleanerRegistered = true;
+    }
   }
 
   /**
@@ -315,6 +462,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       modifications++;
       retrySelfSpillAbove = 0;
       selfSpillSharers = UNDECIDED;
+      lost = null;
+      runs.abandonAppending();
       dropped = runs.takeAll();
       cleared();
     }

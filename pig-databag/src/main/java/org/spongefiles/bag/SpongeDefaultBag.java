@@ -9,9 +9,16 @@ import org.apache.pig.data.Tuple;
  * An unordered bag with duplicates, like Pig's {@code DefaultDataBag}, whose spills go to
  * SpongeFiles. Iteration returns the runs in spill order, then memory; tuples may be added at any
  * time, also while iterating.
+ *
+ * <p>Until it is first read, a bag past its self-spill limit keeps its newest tuples in memory and
+ * appends the oldest to one run (see {@link SpongeBag#keepsNewestInMemory()}), as Pig's internal
+ * bag for a GROUP keeps what it holds and writes the rest: a group that ends just past the limit
+ * writes little. Once read, a spill writes all of memory, which is what its readers expect.
  */
 public final class SpongeDefaultBag extends SpongeBag {
   private static final long serialVersionUID = 1L;
+
+  private transient boolean readStarted;
 
   SpongeDefaultBag(BagTask task) {
     super(task, new ArrayList<>());
@@ -39,7 +46,14 @@ public final class SpongeDefaultBag extends SpongeBag {
   }
 
   @Override
-  void cleared() {}
+  boolean keepsNewestInMemory() {
+    return !readStarted;
+  }
+
+  @Override
+  void cleared() {
+    readStarted = false;
+  }
 
   /**
    * Pig's GROUP gives its internal bag all of the bag memory ({@code POPackage} passes its number
@@ -51,8 +65,17 @@ public final class SpongeDefaultBag extends SpongeBag {
     return SelfSpill.GROUP;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException when the run holding the bag's oldest tuples could not be written
+   */
   @Override
   public Iterator<Tuple> iterator() {
+    synchronized (lock()) {
+      finishOverflow();
+      readStarted = true;
+    }
     return new SourceIterator(this, new SequentialSource(this));
   }
 }

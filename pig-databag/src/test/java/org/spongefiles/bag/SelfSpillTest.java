@@ -1,6 +1,7 @@
 package org.spongefiles.bag;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.spongefiles.bag.BagAssert.assertSameSequence;
 import static org.spongefiles.bag.BagAssert.contents;
 import static org.spongefiles.bag.BagAssert.sorted;
@@ -37,7 +38,8 @@ class SelfSpillTest {
   /**
    * With always, as Pig's internal bags share pig.cachedbag.memusage: a default bag (a group's,
    * POPackage with one input) all of it, a sorted or distinct bag a third (POSort and PODistinct
-   * pass 3), whoever fills them.
+   * pass 3), whoever fills them. The default bag keeps its newest tuples in memory and appends the
+   * oldest to one run; the others write all of memory into a new run at each spill.
    */
   @Test
   void withAlwaysEveryBagPastItsShareOfTheHeapSpillsItself() throws Exception {
@@ -62,12 +64,18 @@ class SelfSpillTest {
       }
 
       assertThat(plainPeak).isBetween(share / 2, share + 16_384);
-      assertThat(plain.runCount()).isGreaterThan(3);
-      assertThat(ordered.runCount()).isGreaterThan(2 * plain.runCount());
+      assertThat(plain.getMemorySize()).as("newest kept").isGreaterThan(share / 2);
+      for (SpongeBag bag : List.of(plain, ordered, distinct)) {
+        assertThat(bag.spill()).as("Pig's memory manager leaves it to its limit").isZero();
+      }
+      assertThat(ordered.runCount()).isGreaterThan(3);
       assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS))
           .isEqualTo(fixture.task().count(BagCounter.BAG_SPILLS))
-          .isEqualTo(plain.runCount() + ordered.runCount() + distinct.runCount());
+          .isEqualTo(1 + ordered.runCount() + distinct.runCount());
+      int plainInMemory = plain.inMemory();
       assertSameSequence(contents(plain), input);
+      assertThat(plain.runCount()).as("the oldest, listed once read").isEqualTo(1);
+      assertThat(plain.inMemory()).isEqualTo(plainInMemory);
       assertSameSequence(contents(ordered), sorted(input));
       assertThat(distinct.size()).isEqualTo(distinctCount(input));
     }
@@ -144,13 +152,13 @@ class SelfSpillTest {
 
       SpongeBag group = made[0];
       assertThat((Object) bags[0]).isSameAs(group);
-      assertThat(group.selfSpillLimit()).isEqualTo(share);
-      assertThat(group.runCount()).isGreaterThan(3);
-      assertThat(group.getMemorySize()).isLessThanOrEqualTo(share + 16_384);
+      assertThat(group.getMemorySize()).isBetween(share / 2, share + 16_384);
       assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS))
           .isEqualTo(fixture.task().count(BagCounter.BAG_SPILLS))
-          .isEqualTo(group.runCount());
+          .isEqualTo(1);
       assertSameSequence(contents(group), input);
+      assertThat(group.runCount()).isEqualTo(1);
+      assertThat(group.selfSpillLimit()).as("once its run is written").isEqualTo(share);
     }
   }
 
@@ -193,19 +201,95 @@ class SelfSpillTest {
     }
   }
 
+  /**
+   * Past its limit, a default bag not read yet keeps its newest tuples (7/8 of its limit) and
+   * appends the oldest to one run, as Pig's InternalCachedBag keeps what it holds and writes the
+   * rest: it writes what came past the limit and an eighth, not all of memory again and again.
+   * Pig's memory manager leaves it alone, as stock Pig's internal bags are not registered with it.
+   * The run is listed when the bag is read, before what memory holds then; every tuple comes back
+   * in the order added.
+   */
+  @Test
+  void aDefaultBagPastItsLimitWritesOnlyItsOldestTuples() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
+      long share = fixture.task().memory().share();
+      List<Tuple> input = new RandomTuples(86, 1000).list(30_000);
+      SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
+      int firstFull = -1;
+      for (int i = 0; i < input.size(); i++) {
+        bag.add(input.get(i));
+        if (firstFull < 0 && spilledTuples(fixture) > 0) {
+          firstFull = i;
+        }
+      }
+
+      long written = spilledTuples(fixture);
+      assertThat(firstFull).isPositive();
+      assertThat(written + bag.inMemory()).isEqualTo(input.size());
+      assertThat(written).isLessThanOrEqualTo(input.size() - firstFull * 3L / 4);
+      assertThat(bag.getMemorySize()).isBetween(share * 3 / 4, share + 16_384);
+      assertThat(bag.runCount()).as("listed at the first read").isZero();
+      assertThat(fixture.task().count(BagCounter.BAG_SPILLS)).isEqualTo(1);
+
+      int kept = bag.inMemory();
+      assertThat(bag.spill()).as("Pig's memory manager").isZero();
+      assertThat(bag.inMemory()).isEqualTo(kept);
+      assertSameSequence(contents(bag), input);
+      assertThat(bag.runCount()).isEqualTo(1);
+      assertThat(fixture.task().count(BagCounter.BAG_SPILLED_TUPLES)).isEqualTo(written);
+    }
+  }
+
+  /**
+   * When the run of a default bag's oldest tuples cannot take more, the tuples it holds are lost
+   * with it: the bag's next add and read fail naming the task, as a task fails when one of Pig's
+   * own bags cannot write its spill file, rather than return a bag without them.
+   */
+  @Test
+  void aDefaultBagWhoseRunCannotGrowFailsNamingTheTask() throws Exception {
+    Configuration conf = always("0.0001");
+    conf.set("sponge.tiers", "pool");
+    try (BagFixture fixture = new BagFixture(256L << 10, conf)) {
+      SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
+      List<Tuple> input = new RandomTuples(88, 1000).list(30_000);
+
+      assertThatThrownBy(() -> input.forEach(bag::add))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("pig-process")
+          .hasMessageContaining("lost");
+      assertThat(fixture.task().count(BagCounter.BAG_SPILLS)).isEqualTo(1);
+      assertThatThrownBy(() -> bag.add(input.get(0))).hasMessageContaining("pig-process");
+      assertThatThrownBy(bag::iterator).hasMessageContaining("pig-process");
+      assertThat(fixture.task().liveFiles()).as("the run is deleted").isZero();
+      bag.clear();
+      bag.add(input.get(0));
+      assertSameSequence(contents(bag), input.subList(0, 1));
+    }
+  }
+
+  /**
+   * A bag whose spills cannot be written (the only tier is too small) keeps its tuples in memory
+   * and tries again only once it holds twice as much; a sorted bag writes all of memory at each
+   * spill, so nothing is lost.
+   */
   @Test
   void aBagThatCannotSpillRetriesOnlyAfterDoubling() throws Exception {
     Configuration conf = always("0.001");
     conf.set("sponge.tiers", "pool");
     try (BagFixture fixture = new BagFixture(256L << 10, conf)) {
       List<Tuple> input = new RandomTuples(83, 1000).list(30_000);
-      SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
+      SpongeBag bag = (SpongeBag) fixture.factory.newSortedBag(null);
       input.forEach(bag::add);
 
       long failures = fixture.task().count(BagCounter.BAG_SPILL_FAILURES);
       assertThat(failures).isBetween(1L, 12L);
-      assertSameSequence(contents(bag), input);
+      assertSameSequence(contents(bag), sorted(input));
     }
+  }
+
+  /** Tuples the task's bags wrote into runs so far. */
+  private static long spilledTuples(BagFixture fixture) {
+    return fixture.task().count(BagCounter.BAG_SPILLED_TUPLES);
   }
 
   private static int distinctCount(List<Tuple> tuples) {
