@@ -3,6 +3,7 @@ package org.spongefiles.bag;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
@@ -23,6 +24,7 @@ public final class BagTask implements Closeable {
   private final BagMemory memory;
   private final SelfSpill selfSpill;
   private final BagCounters counters = new BagCounters();
+  private final AtomicInteger openRuns = new AtomicInteger();
   private SpongeTask sponge;
   private IOException openFailure;
   private boolean closed;
@@ -122,6 +124,19 @@ public final class BagTask implements Closeable {
   /** How many times {@code counter} was counted. */
   public long count(BagCounter counter) {
     return counters.get(counter);
+  }
+
+  /**
+   * A bag started ({@code +1}) or stopped ({@code -1}) appending its oldest tuples to a run it
+   * keeps open across adds.
+   */
+  void runsKeptOpen(int change) {
+    openRuns.addAndGet(change);
+  }
+
+  /** How many of the task's bags keep a run open for their oldest tuples now. */
+  int runsKeptOpen() {
+    return openRuns.get();
   }
 
   void count(BagCounter counter, long amount) {

@@ -86,6 +86,11 @@ final class RunWriter {
     out.flush();
   }
 
+  /** The task whose SpongeFile this writes. */
+  BagTask task() {
+    return task;
+  }
+
   /** Tuples appended so far. */
   long tuples() {
     return count;

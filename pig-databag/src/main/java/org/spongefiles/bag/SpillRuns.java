@@ -65,6 +65,7 @@ final class SpillRuns implements Runnable {
       throw new IllegalStateException("A run is being appended to already");
     }
     appending = writer;
+    writer.task().runsKeptOpen(1);
   }
 
   /**
@@ -79,6 +80,7 @@ final class SpillRuns implements Runnable {
       return;
     }
     appending = null;
+    writer.task().runsKeptOpen(-1);
     try {
       runs.add(writer.finish());
     } catch (IOException | RuntimeException e) {
@@ -90,6 +92,7 @@ final class SpillRuns implements Runnable {
   /** Deletes the run being appended to, if any, unread. */
   synchronized void abandonAppending() {
     if (appending != null) {
+      appending.task().runsKeptOpen(-1);
       appending.abandon(null);
       appending = null;
     }

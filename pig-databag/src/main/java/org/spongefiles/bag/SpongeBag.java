@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
  * heap (see {@link SelfSpill}), and a spill writes them all into one new SpongeFile (a run) of the
  * bag's task, as Pig writes one spill file; a default bag not read yet instead keeps its newest
- * tuples and appends the oldest to one open run (see {@link #keepsNewestInMemory()}). A bag that
- * limits itself so is not spilled by the memory manager. Iterators read the runs back from
- * SpongeFiles and then memory, and follow the bag when it spills under them.
+ * tuples and appends the oldest to one open run (see {@link #keepsNewestInMemory()}), and the
+ * memory manager leaves it alone while it is the task's only such bag. Iterators read the runs back
+ * from SpongeFiles and then memory, and follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -264,10 +264,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /**
    * Writes every tuple held in memory into one new SpongeFile and frees them. Called by Pig's
-   * memory manager under memory pressure. A bag that keeps itself within its own limit (see {@link
-   * SelfSpill}) is left alone and 0 returned, as stock Pig's internal bags are never registered
-   * with the memory manager. When the SpongeFile cannot be written the tuples stay in memory, a
-   * warning is logged and 0 is returned, as Pig's bags do when a spill file fails.
+   * memory manager under memory pressure. A GROUP's bag at its limit is left alone and 0 returned
+   * (see {@link #aloneAtItsLimit()}), as stock Pig's internal bags are never registered with the
+   * memory manager. When the SpongeFile cannot be written the tuples stay in memory, a warning is
+   * logged and 0 is returned, as Pig's bags do when a spill file fails.
    *
    * @return the number of tuples spilled
    */
@@ -288,7 +288,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       if (count == 0 || task.isClosed()) {
         return 0;
       }
-      if (!self && limitsItself()) {
+      if (!self && aloneAtItsLimit()) {
         return 0;
       }
       if (self && keepsNewestInMemory()) {
@@ -297,8 +297,17 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         if (count == 0) {
           return 0;
         }
-      } else if (!spillAll(self, count)) {
-        return 0;
+      } else {
+        try {
+          finishOverflow();
+        } catch (IllegalStateException e) {
+          // Pig's memory manager calls from its own thread: the task's next add or read throws.
+          LOG.error("Could not spill a bag of {}", task, e);
+          return 0;
+        }
+        if (!spillAll(self, count)) {
+          return 0;
+        }
       }
     }
     if (newRun) {
@@ -340,12 +349,15 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   /**
-   * Whether the bag keeps itself within its self-spill limit (see {@link SelfSpill}); Pig's memory
-   * manager does not spill such a bag, as stock Pig's internal bags are not registered with it.
-   * Under the lock.
+   * Whether Pig's memory manager is to leave the bag alone: it keeps its newest tuples at its limit
+   * (see {@link #keepsNewestInMemory()}), and is the task's only bag doing so. That is a GROUP's
+   * bag, which stock Pig never lets the memory manager spill (its internal bags are not registered
+   * with it), within the same share. Several such bags at once are a COGROUP's, which stock Pig
+   * gives 1/n of the share each and ours all of it: the memory manager may spill them, as it may
+   * spill every bag below its limit. Under the lock.
    */
-  private boolean limitsItself() {
-    return selfSpillSharers != UNDECIDED && selfSpillSharers != SelfSpill.NONE;
+  private boolean aloneAtItsLimit() {
+    return runs.appending() != null && task.runsKeptOpen() == 1;
   }
 
   /**
