@@ -81,19 +81,9 @@ final class RunWriter {
     }
   }
 
-  /** Hands what the serialization buffer holds to the SpongeFile. */
-  void flush() throws IOException {
-    out.flush();
-  }
-
   /** The task whose SpongeFile this writes. */
   BagTask task() {
     return task;
-  }
-
-  /** Tuples appended so far. */
-  long tuples() {
-    return count;
   }
 
   /**

@@ -387,11 +387,6 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       for (int i = 0; i < oldest; i++) {
         writer.append(memory.get(i));
       }
-      if (opened) {
-        // The run takes its first chunk now: a tier with no room fails the first batch, whose
-        // tuples are still in memory, rather than a later one.
-        writer.flush();
-      }
     } catch (IOException | RuntimeException e) {
       runs.abandonAppending();
       if (opened) {
