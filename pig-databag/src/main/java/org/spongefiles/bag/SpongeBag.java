@@ -148,7 +148,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     boolean full;
     synchronized (lock) {
       if (lost != null) {
-        throw new IllegalStateException(lost.getMessage(), lost);
+        throw lostFailure();
       }
       if (addToMemory(tuple)) {
         mSize++;
@@ -393,9 +393,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         spillFailed(true, oldest, e);
         return 0;
       }
-      task.count(BagCounter.BAG_SPILL_FAILURES, 1);
-      lost = lostTuples(e);
-      throw new IllegalStateException(lost.getMessage(), lost);
+      throw lose(e);
     }
     memory.subList(0, oldest).clear();
     modifications++;
@@ -411,28 +409,37 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    *     failed: its tuples are lost
    */
   final void finishOverflow() {
-    if (lost == null) {
-      try {
-        runs.finishAppending();
-      } catch (IOException | RuntimeException e) {
-        task.count(BagCounter.BAG_SPILL_FAILURES, 1);
-        lost = lostTuples(e);
-      }
-    }
     if (lost != null) {
-      throw new IllegalStateException(lost.getMessage(), lost);
+      throw lostFailure();
+    }
+    try {
+      runs.finishAppending();
+    } catch (IOException | RuntimeException e) {
+      throw lose(e);
     }
   }
 
-  private IllegalStateException lostTuples(Exception cause) {
-    return new IllegalStateException(
-        "Unable to write the oldest tuples of a bag of "
-            + task.taskId()
-            + " to SpongeFiles: "
-            + cause
-            + "; the tuples written before are lost with the run, so the task fails (as it does"
-            + " when one of Pig's own bags cannot write its spill file)",
-        cause);
+  /**
+   * The open run failed with {@code cause} and its tuples are lost: counts the failure, keeps it
+   * for the bag's next add and read, and returns what to throw now. Under the lock.
+   */
+  private IllegalStateException lose(Exception cause) {
+    task.count(BagCounter.BAG_SPILL_FAILURES, 1);
+    lost =
+        new IllegalStateException(
+            "Unable to write the oldest tuples of a bag of "
+                + task.taskId()
+                + " to SpongeFiles: "
+                + cause
+                + "; the tuples written before are lost with the run, so the task fails (as it does"
+                + " when one of Pig's own bags cannot write its spill file)",
+            cause);
+    return lostFailure();
+  }
+
+  /** What the bag throws once its open run's tuples are lost. */
+  private IllegalStateException lostFailure() {
+    return new IllegalStateException(lost.getMessage(), lost);
   }
 
   /** A spill of {@code count} tuples failed: they stay in memory. Under the lock. */
