@@ -2,8 +2,8 @@ package org.spongefiles.bag;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
@@ -24,7 +24,7 @@ public final class BagTask implements Closeable {
   private final BagMemory memory;
   private final SelfSpill selfSpill;
   private final BagCounters counters = new BagCounters();
-  private final AtomicInteger openRuns = new AtomicInteger();
+  private WeakReference<SpongeBag> latestGroupBag = new WeakReference<>(null);
   private SpongeTask sponge;
   private IOException openFailure;
   private boolean closed;
@@ -127,16 +127,18 @@ public final class BagTask implements Closeable {
   }
 
   /**
-   * A bag started ({@code +1}) or stopped ({@code -1}) appending its oldest tuples to a run it
-   * keeps open across adds.
+   * {@code bag} was found to be a GROUP's or COGROUP's bag ({@link SelfSpill#GROUP}). When the one
+   * found before it is still unread, both belong to one COGROUP, whose bags share the memory (see
+   * {@link SpongeBag#markCogroupBag()}); one bag at a time is a GROUP's, read before the next
+   * group's bag fills.
    */
-  void runsKeptOpen(int change) {
-    openRuns.addAndGet(change);
-  }
-
-  /** How many of the task's bags keep a run open for their oldest tuples now. */
-  int runsKeptOpen() {
-    return openRuns.get();
+  synchronized void groupBagFound(SpongeBag bag) {
+    SpongeBag previous = latestGroupBag.get();
+    if (previous != null && previous != bag && previous.unreadGroupBag()) {
+      previous.markCogroupBag();
+      bag.markCogroupBag();
+    }
+    latestGroupBag = new WeakReference<>(bag);
   }
 
   void count(BagCounter counter, long amount) {

@@ -83,6 +83,7 @@ abstract class OrderedBag extends SpongeBag {
       List<Run> spilled;
       MemorySource memory;
       synchronized (lock()) {
+        startReading();
         if (!readStarted) {
           sortMemory();
           readStarted = true;

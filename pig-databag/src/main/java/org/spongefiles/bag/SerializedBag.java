@@ -71,7 +71,7 @@ final class SerializedBag implements Serializable {
     List<Tuple> memory;
     List<Run> spilled;
     synchronized (bag.lock()) {
-      bag.finishOverflow();
+      bag.startReading();
       memory = new ArrayList<>(bag.memory());
       spilled = bag.runs().retainAll();
     }

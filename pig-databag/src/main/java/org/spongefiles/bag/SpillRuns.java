@@ -65,7 +65,6 @@ final class SpillRuns implements Runnable {
       throw new IllegalStateException("A run is being appended to already");
     }
     appending = writer;
-    writer.task().runsKeptOpen(1);
   }
 
   /**
@@ -80,7 +79,6 @@ final class SpillRuns implements Runnable {
       return;
     }
     appending = null;
-    writer.task().runsKeptOpen(-1);
     try {
       runs.add(writer.finish());
     } catch (IOException | RuntimeException e) {
@@ -92,7 +90,6 @@ final class SpillRuns implements Runnable {
   /** Deletes the run being appended to, if any, unread. */
   synchronized void abandonAppending() {
     if (appending != null) {
-      appending.task().runsKeptOpen(-1);
       appending.abandon(null);
       appending = null;
     }

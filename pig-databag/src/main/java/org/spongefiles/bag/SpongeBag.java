@@ -70,6 +70,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private transient long retrySelfSpillAbove;
   private transient int selfSpillSharers = UNDECIDED;
   private transient IllegalStateException lost;
+  private transient volatile boolean unreadGroupBag;
+  private transient volatile boolean cogroupBag;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
@@ -183,6 +185,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     }
     if (selfSpillSharers == UNDECIDED) {
       selfSpillSharers = task.selfSpill().sharers(this);
+      if (selfSpillSharers == SelfSpill.GROUP) {
+        unreadGroupBag = true;
+        task.groupBagFound(this);
+      }
     }
     return selfSpillSharers != SelfSpill.NONE
         && estimate > Math.max(tuples / selfSpillSharers, retrySelfSpillAbove);
@@ -264,10 +270,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /**
    * Writes every tuple held in memory into one new SpongeFile and frees them. Called by Pig's
-   * memory manager under memory pressure. A GROUP's bag at its limit is left alone and 0 returned
-   * (see {@link #aloneAtItsLimit()}), as stock Pig's internal bags are never registered with the
-   * memory manager. When the SpongeFile cannot be written the tuples stay in memory, a warning is
-   * logged and 0 is returned, as Pig's bags do when a spill file fails.
+   * memory manager under memory pressure. A GROUP's bag is left alone and 0 returned (see {@link
+   * #leftToItself()}), as stock Pig's internal bags are never registered with the memory manager.
+   * When the SpongeFile cannot be written the tuples stay in memory, a warning is logged and 0 is
+   * returned, as Pig's bags do when a spill file fails.
    *
    * @return the number of tuples spilled
    */
@@ -288,7 +294,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       if (count == 0 || task.isClosed()) {
         return 0;
       }
-      if (!self && aloneAtItsLimit()) {
+      if (!self && leftToItself()) {
         return 0;
       }
       if (self && keepsNewestInMemory()) {
@@ -349,15 +355,37 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   /**
-   * Whether Pig's memory manager is to leave the bag alone: it keeps its newest tuples at its limit
-   * (see {@link #keepsNewestInMemory()}), and is the task's only bag doing so. That is a GROUP's
-   * bag, which stock Pig never lets the memory manager spill (its internal bags are not registered
-   * with it), within the same share. Several such bags at once are a COGROUP's, which stock Pig
-   * gives 1/n of the share each and ours all of it: the memory manager may spill them, as it may
-   * spill every bag below its limit. Under the lock.
+   * Whether Pig's memory manager is to leave the bag alone: it is a GROUP's bag (found to be one
+   * once it grew past a third of the share), read or not, which limits itself as stock Pig's
+   * internal bag does and which stock Pig never lets the memory manager spill (its internal bags
+   * are not registered with it). A COGROUP's bags are not left alone (see {@link
+   * BagTask#groupBagFound}): stock Pig gives each of n bags 1/n of the share and ours all of it, so
+   * the memory manager may spill them, as it may spill every bag that does not limit itself. Under
+   * the lock.
    */
-  private boolean aloneAtItsLimit() {
-    return runs.appending() != null && task.runsKeptOpen() == 1;
+  private boolean leftToItself() {
+    return selfSpillSharers == SelfSpill.GROUP && !cogroupBag;
+  }
+
+  /** Whether the bag was found to be a GROUP's or COGROUP's and has not been read since. */
+  final boolean unreadGroupBag() {
+    return unreadGroupBag;
+  }
+
+  /** The bag is one of several a COGROUP fills at once: Pig's memory manager may spill it. */
+  final void markCogroupBag() {
+    cogroupBag = true;
+  }
+
+  /**
+   * The bag is read (iterated or serialized): lists the run it was appending its oldest tuples to,
+   * if any (see {@link #finishOverflow()}). Under the lock.
+   *
+   * @throws IllegalStateException when that run could not be written
+   */
+  final void startReading() {
+    unreadGroupBag = false;
+    finishOverflow();
   }
 
   /**
@@ -408,7 +436,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * @throws IllegalStateException when that run could not be finished, or an earlier append to it
    *     failed: its tuples are lost
    */
-  final void finishOverflow() {
+  private void finishOverflow() {
     if (lost != null) {
       throw lostFailure();
     }
@@ -477,6 +505,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       retrySelfSpillAbove = 0;
       selfSpillSharers = UNDECIDED;
       lost = null;
+      unreadGroupBag = false;
+      cogroupBag = false;
       runs.abandonAppending();
       dropped = runs.takeAll();
       cleared();

@@ -73,7 +73,7 @@ public final class SpongeDefaultBag extends SpongeBag {
   @Override
   public Iterator<Tuple> iterator() {
     synchronized (lock()) {
-      finishOverflow();
+      startReading();
       readStarted = true;
     }
     return new SourceIterator(this, new SequentialSource(this));

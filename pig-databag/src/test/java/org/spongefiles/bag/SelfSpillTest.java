@@ -7,6 +7,7 @@ import static org.spongefiles.bag.BagAssert.contents;
 import static org.spongefiles.bag.BagAssert.sorted;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
@@ -158,6 +159,44 @@ class SelfSpillTest {
       assertSameSequence(contents(group), input);
       assertThat(group.runCount()).isEqualTo(1);
       assertThat(group.selfSpillLimit()).as("once its run is written").isEqualTo(share);
+      assertThat(group.spill()).as("Pig's memory manager, once the group was read").isZero();
+    }
+  }
+
+  /**
+   * The bags Pig's Packager fills for a COGROUP of two inputs, each past a third of the share, are
+   * a COGROUP's (the second filled while the first is unread): Pig's memory manager may spill them,
+   * since each holds up to all of the share where stock Pig's InternalCachedBag(2) holds half.
+   */
+  @Test
+  void theBagsPigsPackagerFillsForACogroupAreLeftToPigsMemoryManager() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
+      List<Tuple> first = new RandomTuples(90, 1000).list(30_000);
+      List<Tuple> second = new RandomTuples(91, 1000).list(20_000);
+      List<SpongeBag> made = new ArrayList<>();
+      Packager packager =
+          new Packager() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public DataBag getBag() {
+              SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
+              made.add(bag);
+              return bag;
+            }
+          };
+      DataBag[] bags = {new NonSpillableDataBag(first), new NonSpillableDataBag(second)};
+
+      packager.attachInput("key", bags, new boolean[] {true, true});
+
+      assertThat(made).hasSize(2);
+      assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS)).isEqualTo(2);
+      for (SpongeBag bag : made) {
+        int inMemory = bag.inMemory();
+        assertThat(bag.spill()).as("Pig's memory manager").isEqualTo(inMemory).isPositive();
+      }
+      assertSameSequence(contents(made.get(0)), first);
+      assertSameSequence(contents(made.get(1)), second);
     }
   }
 
@@ -204,9 +243,9 @@ class SelfSpillTest {
    * Past its limit, a default bag not read yet keeps its newest tuples (7/8 of its limit) and
    * appends the oldest to one run, as Pig's InternalCachedBag keeps what it holds and writes the
    * rest: it writes what came past the limit and an eighth, not all of memory again and again.
-   * Pig's memory manager leaves it alone while it is the task's only bag at its limit, as stock
-   * Pig's internal bags are not registered with it; with two (a COGROUP's) it spills memory after
-   * the run. Every tuple comes back in the order added.
+   * Pig's memory manager leaves it alone, as stock Pig's internal bags are not registered with it;
+   * once a second bag fills while it is unread (a COGROUP's) it spills memory after the run. Every
+   * tuple comes back in the order added.
    */
   @Test
   void aDefaultBagPastItsLimitWritesOnlyItsOldestTuples() throws Exception {
@@ -234,12 +273,13 @@ class SelfSpillTest {
       assertThat(bag.spill()).as("Pig's memory manager").isZero();
       assertThat(bag.inMemory()).isEqualTo(kept);
 
-      // A second bag at its limit, as a COGROUP's: the memory manager may spill them, as stock
-      // Pig's give each of n bags 1/n of the share, ours all of it.
+      // A second bag past a third of the share while the first is unread, as a COGROUP's: the
+      // memory manager may spill them, as stock Pig's give each of n bags 1/n of the share, ours
+      // all of it.
       SpongeBag other = (SpongeBag) fixture.factory.newDefaultBag();
       input.forEach(other::add);
       assertThat(bag.spill())
-          .as("Pig's memory manager, with two bags at their limit")
+          .as("Pig's memory manager, with a second bag filled before the first was read")
           .isEqualTo(kept);
       assertThat(bag.runCount()).as("the oldest, then memory").isEqualTo(2);
       List<Tuple> more = new RandomTuples(87, 1000).list(firstFull / 2);
@@ -248,6 +288,48 @@ class SelfSpillTest {
       all.addAll(more);
       assertSameSequence(contents(bag), all);
       assertSameSequence(contents(other), input);
+    }
+  }
+
+  /**
+   * Pig's memory manager leaves a GROUP's bag alone below its limit too, and while it is read (a
+   * UDF copying it into a bag of its own, which the memory manager may spill), as stock Pig's
+   * internal bag is never registered with it; the next group's bag, filled once the first was read,
+   * as well. Bags filled while another is unread are a COGROUP's: it may spill those.
+   */
+  @Test
+  void pigsMemoryManagerLeavesAGroupsBagAloneButNotACogroupsBags() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
+      long share = fixture.task().memory().share();
+      List<Tuple> input = new RandomTuples(89, 1000).list(30_000);
+      SpongeBag first = (SpongeBag) fixture.factory.newDefaultBag();
+      int half = 0;
+      while (first.getMemorySize() <= share / 2) {
+        first.add(input.get(half++));
+      }
+      List<Tuple> group = input.subList(0, half);
+      assertThat(first.spill()).as("a GROUP's bag below its limit").isZero();
+      Iterator<Tuple> reading = first.iterator();
+      assertThat((Object) reading.next()).isEqualTo(group.get(0));
+      assertThat(first.spill()).as("a GROUP's bag while it is read").isZero();
+
+      SpongeBag second = (SpongeBag) fixture.factory.newDefaultBag();
+      group.forEach(second::add);
+      assertThat(second.spill()).as("the next group's, filled after the first was read").isZero();
+      SpongeBag third = (SpongeBag) fixture.factory.newDefaultBag();
+      group.forEach(third::add);
+      assertThat(second.spill()).as("a COGROUP's bag").isEqualTo(half);
+      assertThat(third.spill()).as("a COGROUP's bag").isEqualTo(half);
+      assertThat(first.spill()).isZero();
+
+      assertThat(fixture.task().count(BagCounter.BAG_SPILLS)).isEqualTo(2);
+      assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS)).isZero();
+      for (SpongeBag bag : List.of(first, second, third)) {
+        assertSameSequence(contents(bag), group);
+      }
+      third.clear();
+      group.forEach(third::add);
+      assertThat(third.spill()).as("cleared and filled after the second was read").isZero();
     }
   }
 
