@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * Pig queries over {@link WebCrawlGenerator}'s pages: the SpongeFiles paper's two (holistic UDFs
- * over skewed groups, the kind that makes a reduce task spill its bags) and a per-domain median
- * with nested ORDER and DISTINCT.
+ * over skewed groups, the kind that makes a reduce task spill its bags), a per-domain median with
+ * nested ORDER and DISTINCT, and a COGROUP.
  */
 public enum PigQuery {
   /**
@@ -59,6 +59,27 @@ public enum PigQuery {
               + "GENERATE group AS domain, COUNT(pages) AS pages, Median(byspam.spam) AS median, "
               + "COUNT(urls) AS urls, COUNT(texts) AS texts; };",
           "STORE medians INTO '$output' USING PigStorage('\\t');");
+    }
+  },
+
+  /**
+   * A domain's pages counted beside the spam quantiles of its spammiest ones, as a user would write
+   * it (not one of the paper's queries): a COGROUP, by domain, of the pages with the pages whose
+   * spam score is at least 0.9 (2-30% of a domain's, by its score distribution); COUNT over the
+   * first bag, {@link SpamQuantiles} over the second (Pig builds both bags: the UDF is not an
+   * accumulator). Stock Pig gives each of a COGROUP's two bags half of the bags' memory, ours each
+   * all of it (docs/pig-databag.md).
+   */
+  COGROUP {
+    @Override
+    List<String> body() {
+      return List.of(
+          "DEFINE SpamQuantiles " + SpamQuantiles.class.getName() + "('3');",
+          "spammiest = FILTER pages BY spam >= 0.9;",
+          "both = COGROUP pages BY domain, spammiest BY domain;",
+          "quantiles = FOREACH both GENERATE group AS domain, COUNT(pages) AS pages, "
+              + "FLATTEN(SpamQuantiles(spammiest));",
+          "STORE quantiles INTO '$output' USING PigStorage('\\t');");
     }
   };
 

@@ -92,4 +92,46 @@ class PigSelfSpillTest {
       TestDirs.deleteTree(poolDir);
     }
   }
+
+  /**
+   * A COGROUP's bags, which Pig's Packager fills for both inputs of a key, spill themselves past
+   * the share as a GROUP's do (ours each get all of it, stock Pig's half) and come back whole: the
+   * recipe as shipped (the COGROUP's bags ours, the secondary key on) with the bags' share small
+   * enough that the large domains' bags pass it. The output equals stock Pig's.
+   */
+  @Test
+  void aCogroupsBagsSpillThemselvesAndComeBackWhole() throws Exception {
+    Path poolDir = TestDirs.newShmDir("pig-cogroup");
+    try {
+      QueryRun stock =
+          new PigJvm(pages, root.resolve("cogroup-stock"))
+              .heap("256m")
+              .queries(PigQuery.COGROUP)
+              .run()
+              .get(0);
+      QueryRun recipe =
+          new PigJvm(pages, root.resolve("cogroup-recipe"))
+              .heap("256m")
+              .queries(PigQuery.COGROUP)
+              .recipe()
+              .set("sponge.pool.dir", poolDir.toString())
+              .set("sponge.pool.name", "pig-cogroup")
+              .set("sponge.pool.size", "32m")
+              .set("sponge.pool.permissions", "rw-------")
+              .set("sponge.pig.bag.memory", "0.002")
+              .run()
+              .get(0);
+      System.out.println("stock " + stock);
+      System.out.println("recipe " + recipe);
+
+      assertThat(PigReference.sortedLines(recipe.output()))
+          .as("the recipe's COGROUP against stock Pig's")
+          .isNotEmpty()
+          .isEqualTo(PigReference.sortedLines(stock.output()));
+      assertThat(recipe.counter("BAG_SELF_SPILLS")).as("%s", recipe).isPositive();
+      assertThat(recipe.counter("BAG_SPILL_FAILURES")).isZero();
+    } finally {
+      TestDirs.deleteTree(poolDir);
+    }
+  }
 }
