@@ -40,12 +40,7 @@ public final class RemoteLatencyProbe {
     int iterations = Integer.parseInt(args[0]);
     int warmup = Integer.parseInt(args[1]);
     String peer = args[2];
-    Configuration conf = new Configuration(false);
-    conf.set("sponge.tiers", "remote");
-    for (int i = 3; i < args.length; i++) {
-      int eq = args[i].indexOf('=');
-      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
-    }
+    Configuration conf = RemoteTransferProbe.remoteTaskConf(args, 3);
     byte[] source = new byte[MIB];
     new SplittableRandom(13).nextBytes(source);
     byte[] target = new byte[MIB];

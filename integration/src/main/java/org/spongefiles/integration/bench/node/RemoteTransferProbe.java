@@ -45,12 +45,7 @@ public final class RemoteTransferProbe {
     int warmup = Integer.parseInt(args[1]);
     int runs = Integer.parseInt(args[2]);
     String peer = args[3];
-    Configuration conf = new Configuration(false);
-    conf.set("sponge.tiers", "remote");
-    for (int i = 4; i < args.length; i++) {
-      int eq = args[i].indexOf('=');
-      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
-    }
+    Configuration conf = remoteTaskConf(args, 4);
     RemoteTransferProbe probe = new RemoteTransferProbe(mib);
     long expected = probe.expectedCrc();
     try (SpongeTask task = SpongeTask.open(conf, "attempt_remote_transfer_probe")) {
@@ -81,6 +76,19 @@ public final class RemoteTransferProbe {
           stats.blockedWriteNanos() / 1_000_000,
           stats.blockedReadNanos() / 1_000_000);
     }
+  }
+
+  /**
+   * A task spilling to the remote tier only, with the {@code key=value} settings from {@code from}.
+   */
+  static Configuration remoteTaskConf(String[] args, int from) {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.tiers", "remote");
+    for (int i = from; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+    return conf;
   }
 
   private int offset(long mibIndex) {
