@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
  * heap (see {@link SelfSpill}), and a spill writes them all into one new SpongeFile (a run) of the
  * bag's task, as Pig writes one spill file; a default bag not read yet instead keeps its newest
- * tuples and appends the oldest to one open run (see {@link #keepsNewestInMemory()}), and the
- * memory manager leaves it alone while it is the task's only such bag. Iterators read the runs back
- * from SpongeFiles and then memory, and follow the bag when it spills under them.
+ * tuples and appends the oldest to one open run (see {@link #keepsNewestInMemory()}). The memory
+ * manager leaves a GROUP's bag alone, as stock Pig's internal bags (see {@link #leftToItself()}).
+ * Iterators read the runs back from SpongeFiles and then memory, and follow the bag when it spills
+ * under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
