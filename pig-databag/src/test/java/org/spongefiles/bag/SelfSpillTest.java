@@ -135,23 +135,7 @@ class SelfSpillTest {
     try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
       long share = fixture.task().memory().share();
       List<Tuple> input = new RandomTuples(85, 1000).list(30_000);
-      SpongeBag[] made = new SpongeBag[1];
-      Packager packager =
-          new Packager() {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            public DataBag getBag() {
-              made[0] = (SpongeBag) fixture.factory.newDefaultBag();
-              return made[0];
-            }
-          };
-      DataBag[] bags = {new NonSpillableDataBag(input)};
-
-      packager.attachInput("key", bags, new boolean[] {true});
-
-      SpongeBag group = made[0];
-      assertThat((Object) bags[0]).isSameAs(group);
+      SpongeBag group = packInto(fixture, List.of(input)).get(0);
       assertThat(group.getMemorySize()).isBetween(share / 2, share + 16_384);
       assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS))
           .isEqualTo(fixture.task().count(BagCounter.BAG_SPILLS))
@@ -173,23 +157,8 @@ class SelfSpillTest {
     try (BagFixture fixture = new BagFixture(64L << 20, limit("0.001"))) {
       List<Tuple> first = new RandomTuples(90, 1000).list(30_000);
       List<Tuple> second = new RandomTuples(91, 1000).list(20_000);
-      List<SpongeBag> made = new ArrayList<>();
-      Packager packager =
-          new Packager() {
-            private static final long serialVersionUID = 1L;
+      List<SpongeBag> made = packInto(fixture, List.of(first, second));
 
-            @Override
-            public DataBag getBag() {
-              SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
-              made.add(bag);
-              return bag;
-            }
-          };
-      DataBag[] bags = {new NonSpillableDataBag(first), new NonSpillableDataBag(second)};
-
-      packager.attachInput("key", bags, new boolean[] {true, true});
-
-      assertThat(made).hasSize(2);
       assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS)).isEqualTo(2);
       for (SpongeBag bag : made) {
         int inMemory = bag.inMemory();
@@ -381,6 +350,40 @@ class SelfSpillTest {
   }
 
   /** Tuples the task's bags wrote into runs so far. */
+  /**
+   * Pig's own Packager materializing one key's read-once bags, one per input, as its attachInput
+   * does for a GROUP (one input) or a COGROUP: the bags it filled, each from the factory.
+   */
+  private static List<SpongeBag> packInto(BagFixture fixture, List<List<Tuple>> inputs)
+      throws Exception {
+    List<SpongeBag> made = new ArrayList<>();
+    Packager packager =
+        new Packager() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public DataBag getBag() {
+            SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
+            made.add(bag);
+            return bag;
+          }
+        };
+    DataBag[] bags = new DataBag[inputs.size()];
+    boolean[] readOnce = new boolean[inputs.size()];
+    for (int i = 0; i < bags.length; i++) {
+      bags[i] = new NonSpillableDataBag(inputs.get(i));
+      readOnce[i] = true;
+    }
+
+    packager.attachInput("key", bags, readOnce);
+
+    assertThat(made).hasSize(bags.length);
+    for (int i = 0; i < bags.length; i++) {
+      assertThat((Object) bags[i]).isSameAs(made.get(i));
+    }
+    return made;
+  }
+
   private static long spilledTuples(BagFixture fixture) {
     return fixture.task().count(BagCounter.BAG_SPILLED_TUPLES);
   }
