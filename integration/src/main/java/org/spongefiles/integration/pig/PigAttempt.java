@@ -9,11 +9,13 @@ import java.util.List;
 public final class PigAttempt {
   private final List<QueryRun> runs;
   private final boolean finished;
+  private final int exitCode;
   private final String failure;
 
-  PigAttempt(List<QueryRun> runs, boolean finished, String failure) {
+  PigAttempt(List<QueryRun> runs, boolean finished, int exitCode, String failure) {
     this.runs = List.copyOf(runs);
     this.finished = finished;
+    this.exitCode = exitCode;
     this.failure = failure;
   }
 
@@ -27,8 +29,41 @@ public final class PigAttempt {
     return finished;
   }
 
-  /** Why the child did not finish; empty when it did. */
+  /** Why the child did not finish, with the tail of its log; empty when it did. */
   public String failure() {
     return failure;
+  }
+
+  /**
+   * Why the child did not finish, in one line: its exit code and the innermost cause its log's tail
+   * names (the last "Caused by", with the first frame outside the JDK), else the last line naming
+   * an exception or error; empty when it finished.
+   */
+  public String reason() {
+    if (finished) {
+      return "";
+    }
+    String cause = null;
+    String thrownAt = null;
+    String lastError = null;
+    for (String raw : failure.split("\n")) {
+      String line = raw.trim();
+      if (line.startsWith("Caused by: ")) {
+        cause = line.substring("Caused by: ".length());
+        thrownAt = null;
+      } else if (cause != null
+          && thrownAt == null
+          && line.startsWith("at ")
+          && !line.startsWith("at java.")) {
+        thrownAt = line.substring("at ".length());
+      } else if (line.contains("Exception") || line.contains("Error")) {
+        lastError = line;
+      }
+    }
+    String why =
+        cause != null
+            ? cause + (thrownAt != null ? " at " + thrownAt : "")
+            : lastError != null ? lastError : "no exception in its log's tail";
+    return "exited " + exitCode + ": " + why;
   }
 }

@@ -169,7 +169,7 @@ public final class PigJvm {
         finished
             ? ""
             : "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log);
-    return new PigAttempt(runs, finished, failure);
+    return new PigAttempt(runs, finished, process.exitValue(), failure);
   }
 
   /** The child's output lines once it exited (killed past the time limit). */

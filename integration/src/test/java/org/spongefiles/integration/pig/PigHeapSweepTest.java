@@ -155,7 +155,10 @@ class PigHeapSweepTest {
   private static void report(String variant, int heapMb, PigAttempt attempt) {
     StringBuilder line = new StringBuilder();
     line.append(variant).append(" at ").append(heapMb).append(" MB: ");
-    line.append(attempt.finished() ? "finished" : "died after " + attempt.runs().size());
+    line.append(
+        attempt.finished()
+            ? "finished"
+            : "died after " + attempt.runs().size() + " (" + attempt.reason() + ")");
     for (QueryRun run : attempt.runs()) {
       line.append(
           String.format(
