@@ -157,7 +157,7 @@ public final class NodeSweep {
     } else {
       BenchReport.info("NOT RUN: the remote-tier rows (no rack network on this host)");
     }
-    return bench.mismatch();
+    return bench.mismatch() || pig.recipeFailedWhereStockFinished();
   }
 
   private void sweepDisk(

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.integration.bench.BenchReport;
+import org.spongefiles.integration.pig.PigAttempt;
 import org.spongefiles.integration.pig.PigFiles;
 import org.spongefiles.integration.pig.PigJvm;
 import org.spongefiles.integration.pig.PigQuery;
@@ -26,11 +27,15 @@ import org.spongefiles.integration.pig.WebCrawlGenerator;
  * local directories, Pig's temp dir, java.io.tmpdir where stock Pig's bags spill, our disk tier) on
  * the cell's disk, the JVM in a fresh {@link MemoryContainer} of the cell's limit, and the recipe's
  * pool (fresh for every run) prefaulted from outside the container; the cell's {@link Neighbours}
- * run meanwhile. The first pair of every cell must give the same sorted output lines, and every
- * child must report its container's memory cgroup, or the sweep stops. One {@code BENCH
- * pig-<query>-<disk>-<load>-<memory>} line per cell and query (median ratio recipe / stock of the
- * query time, min-max), a table ({@code pig-sweep.md}) and one PNG per query and disk class ({@code
- * pig-<query>-<disk>.png}) in {@code bench.node.out}.
+ * run meanwhile. The first pair of every cell where both finish must give the same sorted output
+ * lines, and every child that finishes must report its container's memory cgroup, or the sweep
+ * stops. A run where a child does not finish is reported with its cell (which variant, why, its
+ * log's tail) and left out of the ratios, and the sweep goes on: stock Pig's own bags can fail (its
+ * SortedDataBag, spilled by the memory manager while a UDF reads it, throws a
+ * ConcurrentModificationException), and a recipe failing where stock Pig finished fails the sweep
+ * at its end. One {@code BENCH pig-<query>-<disk>-<load>-<memory>} line per cell and query (median
+ * ratio recipe / stock of the query time, min-max), a table ({@code pig-sweep.md}) and one PNG per
+ * query and disk class ({@code pig-<query>-<disk>.png}) in {@code bench.node.out}.
  *
  * <p>The pages are generated once, outside the emulated disks (as the median job's input), and the
  * query time is Pig's whole job (map, shuffle and reduce in local mode), as {@code PigBench}
@@ -56,6 +61,7 @@ public final class PigNodeCells {
   private Path input;
   private long inputBytes;
   private int runCount;
+  private boolean recipeFailedWhereStockFinished;
 
   /** One query in one node cell, with what the last run of each variant spilled where. */
   private static final class Cell {
@@ -63,6 +69,9 @@ public final class PigNodeCells {
     final NodeCell node;
     QueryRun stock;
     QueryRun recipe;
+    int stockFailures;
+    int recipeFailures;
+    boolean answerChecked;
 
     Cell(PigQuery query, NodeCell node) {
       this.query = query;
@@ -129,7 +138,7 @@ public final class PigNodeCells {
       for (Cell cell : ofCell) {
         // Alternate which variant goes first, so neither always follows the other's leftovers.
         boolean recipeFirst = run % 2 == 0;
-        QueryRun[] pair = new QueryRun[2];
+        PigAttempt[] pair = new PigAttempt[2];
         long[] peak = new long[2];
         for (int v = 0; v < 2; v++) {
           boolean recipe = recipeFirst == (v == 0);
@@ -140,51 +149,114 @@ public final class PigNodeCells {
                       cell.name() + "-" + run + (recipe ? "-recipe" : "-stock"), limit)
                   : null;
           try (NodePlacement placement = NodePlacement.allOnDisk(root.resolve("pig"), container)) {
-            pair[index] = runOne(cell.query, recipe, placement);
+            pair[index] = attempt(cell.query, recipe, placement);
             peak[index] = placement.maxUsage();
             if (container != null
-                && !pair[index].memoryCgroup().equals("/" + container.group.getFileName())) {
+                && pair[index].finished()
+                && !pair[index]
+                    .runs()
+                    .get(0)
+                    .memoryCgroup()
+                    .equals("/" + container.group.getFileName())) {
               throw new IllegalStateException(
                   cell.name()
                       + ": the Pig child ran in memory cgroup '"
-                      + pair[index].memoryCgroup()
+                      + pair[index].runs().get(0).memoryCgroup()
                       + "', not in its container "
                       + container.group);
             }
           }
         }
+        if (!pair[0].finished() || !pair[1].finished()) {
+          failed(cell, run, pair);
+          continue;
+        }
+        QueryRun stock = pair[0].runs().get(0);
+        QueryRun recipe = pair[1].runs().get(0);
         try {
-          if (run == 1) {
-            checkSameAnswer(cell.query, pair[0], pair[1]);
+          if (!cell.answerChecked) {
+            checkSameAnswer(cell.query, stock, recipe);
+            cell.answerChecked = true;
           }
         } finally {
-          PigFiles.deleteTree(pair[0].output().getParent());
-          PigFiles.deleteTree(pair[1].output().getParent());
+          PigFiles.deleteTree(stock.output().getParent());
+          PigFiles.deleteTree(recipe.output().getParent());
         }
-        cell.node.add(pair[0].millis() / 1e3, pair[1].millis() / 1e3);
-        cell.stock = pair[0];
-        cell.recipe = pair[1];
+        cell.node.add(stock.millis() / 1e3, recipe.millis() / 1e3);
+        cell.stock = stock;
+        cell.recipe = recipe;
         BenchReport.info(
             "%s run %d (container limit %s, java.io.tmpdir on %s%s): stock %.1f s, recipe %.1f"
                 + " s; container peak stock %s, recipe %s; %s",
             cell.name(),
             run,
             containers ? ByteSize.format(limit) : "none",
-            pair[0].tmpStore(),
+            stock.tmpStore(),
             neighbours != null
                 ? ", " + neighbours.describe() + ", " + neighbours.alive() + " alive"
                 : "",
-            pair[0].millis() / 1e3,
-            pair[1].millis() / 1e3,
+            stock.millis() / 1e3,
+            recipe.millis() / 1e3,
             ByteSize.format(peak[0]),
             ByteSize.format(peak[1]),
-            spills(pair[0], pair[1]));
+            spills(stock, recipe));
       }
     }
     for (Cell cell : ofCell) {
-      BenchReport.bench(cell.name(), NodeCell.median(cell.node.ratios), details(cell));
+      if (cell.node.measured()) {
+        BenchReport.bench(cell.name(), NodeCell.median(cell.node.ratios), details(cell));
+      } else {
+        BenchReport.info("FAILED: %s, all %d runs (%s)", cell.name(), runs, failureCounts(cell));
+      }
     }
     cells.addAll(ofCell);
+  }
+
+  /**
+   * A run where stock Pig, the recipe or both did not finish: reported with its cell (why, and the
+   * child's log tail), which goes on with its next run. A recipe that fails where stock Pig
+   * finished fails the sweep at its end ({@link #recipeFailedWhereStockFinished()}).
+   */
+  private void failed(Cell cell, int run, PigAttempt[] pair) {
+    List<String> why = new ArrayList<>();
+    String[] variants = {"stock", "recipe"};
+    for (int index = 0; index < 2; index++) {
+      if (pair[index].finished()) {
+        QueryRun finished = pair[index].runs().get(0);
+        PigFiles.deleteTree(finished.output().getParent());
+        why.add(
+            String.format(
+                Locale.ROOT, "%s finished in %.1f s", variants[index], finished.millis() / 1e3));
+      } else {
+        why.add(variants[index] + " " + pair[index].reason());
+        BenchReport.info(
+            "%s run %d, %s's child: %s", cell.name(), run, variants[index], pair[index].failure());
+      }
+    }
+    if (!pair[0].finished()) {
+      cell.stockFailures++;
+    }
+    if (!pair[1].finished()) {
+      cell.recipeFailures++;
+      if (pair[0].finished()) {
+        recipeFailedWhereStockFinished = true;
+      }
+    }
+    cell.node.failed(run, String.join("; ", why));
+    BenchReport.info("%s run %d FAILED: %s", cell.name(), run, String.join("; ", why));
+  }
+
+  /** Whether the recipe failed in a run where stock Pig finished: the sweep must fail. */
+  boolean recipeFailedWhereStockFinished() {
+    return recipeFailedWhereStockFinished;
+  }
+
+  private static String failureCounts(Cell cell) {
+    return String.format(
+        Locale.ROOT,
+        "stock failed in %d, the recipe in %d",
+        cell.stockFailures,
+        cell.recipeFailures);
   }
 
   /** The input pages, written once outside the emulated disks and removed at exit. */
@@ -212,7 +284,7 @@ public final class PigNodeCells {
    * under the placement's, its command wrapped into the placement's container, the recipe's fresh
    * pool prefaulted by the placement.
    */
-  QueryRun runOne(PigQuery query, boolean recipe, NodePlacement placement) throws Exception {
+  PigAttempt attempt(PigQuery query, boolean recipe, NodePlacement placement) throws Exception {
     generate();
     Path work = placement.workRoot(null).resolve("run-" + (++runCount));
     PigJvm child =
@@ -236,7 +308,11 @@ public final class PigNodeCells {
     }
     try {
       placement.prepare(pool);
-      return child.run().get(0);
+      PigAttempt attempt = child.attempt();
+      if (!attempt.finished()) {
+        PigFiles.deleteTree(work);
+      }
+      return attempt;
     } finally {
       if (poolDir != null) {
         PigFiles.deleteTree(poolDir);
@@ -275,12 +351,20 @@ public final class PigNodeCells {
   private String details(Cell cell) {
     return String.format(
         Locale.ROOT,
-        "min=%.3f max=%.3f runs=%d query_s stock=%s recipe=%s pages=%d heap=%s"
+        "min=%.3f max=%.3f runs=%d%s query_s stock=%s recipe=%s pages=%d heap=%s"
             + " stock_block_write_mb=%.1f recipe_bag_spills=%d recipe_pool_mb=%.1f"
             + " recipe_disk_mb=%.1f (last run of each)",
         NodeCell.min(cell.node.ratios),
         NodeCell.max(cell.node.ratios),
         cell.node.ratios.size(),
+        cell.node.failures.isEmpty()
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " failed_runs=%d stock_failed=%d recipe_failed=%d",
+                cell.node.failures.size(),
+                cell.stockFailures,
+                cell.recipeFailures),
         NodeCell.spread("%.1f [%.1f-%.1f]", cell.node.stock),
         NodeCell.spread("%.1f [%.1f-%.1f]", cell.node.ours),
         pages,
@@ -304,7 +388,7 @@ public final class PigNodeCells {
     return byQuery;
   }
 
-  /** One PNG per query for the cells of {@code disk}. */
+  /** One PNG per query for the cells of {@code disk} (none for a query none of them measured). */
   void plot(String disk) throws IOException {
     for (PigQuery query : QUERIES) {
       List<NodeCell> ofDisk = new ArrayList<>();
@@ -313,8 +397,8 @@ public final class PigNodeCells {
           ofDisk.add(cell.node);
         }
       }
-      if (ofDisk.isEmpty()) {
-        continue;
+      if (ofDisk.stream().noneMatch(NodeCell::measured)) {
+        continue; // every run failed: the table and the output say so, a plot would be empty
       }
       Files.createDirectories(out);
       Path file =
@@ -369,10 +453,23 @@ public final class PigNodeCells {
             + " (last run) |");
     lines.add("|---|---|---|---|---|---|---|---|---|");
     for (Cell cell : cells) {
+      if (!cell.node.measured()) {
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %s | - | - | all %d runs failed (%s; see the output) | - | - |",
+                cell.query.label(),
+                cell.node.disk,
+                cell.node.load,
+                cell.node.memory,
+                cell.node.failures.size(),
+                failureCounts(cell)));
+        continue;
+      }
       lines.add(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s | %s | %.1f / %.1f | %.1f |",
+              "| %s | %s | %s | %s | %s | %s | %s%s | %.1f / %.1f | %.1f |",
               cell.query.label(),
               cell.node.disk,
               cell.node.load,
@@ -380,6 +477,9 @@ public final class PigNodeCells {
               NodeCell.spread("%.1f (%.1f-%.1f)", cell.node.stock),
               NodeCell.spread("%.1f (%.1f-%.1f)", cell.node.ours),
               NodeCell.spread("%.2f (%.2f-%.2f)", cell.node.ratios),
+              cell.node.failures.isEmpty()
+                  ? ""
+                  : "; " + cell.node.failures.size() + " runs failed (" + failureCounts(cell) + ")",
               cell.recipe.counter("POOL_BYTES_WRITTEN") / 1e6,
               cell.recipe.counter("DISK_BYTES_WRITTEN") / 1e6,
               cell.stock.blockBytesWritten() / 1e6));

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.spongefiles.integration.bench.ChildProcesses;
+import org.spongefiles.integration.pig.PigAttempt;
 import org.spongefiles.integration.pig.PigQuery;
 import org.spongefiles.integration.pig.PigReference;
 import org.spongefiles.integration.pig.QueryRun;
@@ -119,8 +120,10 @@ class NodeEmulatorTest {
     try (EmulatedDisk disk = EmulatedDisk.create(DiskClass.NVME, "pig", 128L << 20, dir);
         MemoryContainer container = MemoryContainer.create("pig-test", 1L << 30);
         NodePlacement placement = NodePlacement.allOnDisk(disk.mount.resolve("pig"), container)) {
-      QueryRun run =
-          new PigNodeCells(1, dir, dir, 2_000, "96m").runOne(PigQuery.QUANTILES, true, placement);
+      PigAttempt attempt =
+          new PigNodeCells(1, dir, dir, 2_000, "96m").attempt(PigQuery.QUANTILES, true, placement);
+      assertThat(attempt.finished()).as(attempt.failure()).isTrue();
+      QueryRun run = attempt.runs().get(0);
       assertThat(run.memoryCgroup()).isEqualTo("/" + container.group.getFileName());
       assertThat(run.tmpStore()).as("java.io.tmpdir's device").isEqualTo(disk.device());
       assertThat(run.output()).startsWith(disk.mount);
