@@ -18,7 +18,9 @@ import org.spongefiles.core.tier.TierKind;
  * Reads a closed SpongeFile, sequentially or from any position. Chunks arrive in windows of whole
  * checksum blocks, verified against their CRC32C; a pool chunk's windows are copied in the reader's
  * thread (a memory copy), any other chunk's next window is fetched by the task's I/O threads while
- * the current one is read. It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's
+ * the current one is read, and asked for as soon as the reader moves to the current one (so that
+ * while the reader waits for a window, the one after it is on its way too, in the buffer of the
+ * window the reader left). It is {@link Seekable} and {@link PositionedReadable}, so Hadoop's
  * {@code FSDataInputStream} (and so {@code IFile.Reader}) can sit on top. Not thread-safe: one
  * reader per thread, any number of readers per file.
  */
@@ -234,40 +236,59 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     return true;
   }
 
+  /**
+   * Moves the reader to the window holding {@link #pos}. The window it leaves is done with, so its
+   * buffer takes the window after the new one, asked for before the new one is waited for: while
+   * the reader waits, two windows are on their way, and it still holds two buffers.
+   */
   private void load() throws IOException {
     report();
     int chunk = (int) (pos / chunkSize);
     int inChunk = (int) (pos % chunkSize);
     ChunkRecord record = chunks[chunk];
     int offset = inChunk - inChunk % blockSize;
-    ByteBuffer buffer = fetch(chunk, offset, Math.min(windowSize, record.length() - offset));
+    int len = Math.min(windowSize, record.length() - offset);
     recycle(window);
-    window = buffer;
+    window = null;
+    Fetch arriving = takePending(chunk, offset, len);
+    prefetchAfter(chunk, offset + len);
+    window = fetch(chunk, offset, len, arriving);
     windowStart = (long) chunk * chunkSize + offset;
     windowRecord = record;
     if (offset == 0) {
       unreportedChunks++;
     }
     window.position((int) (pos - windowStart));
-    prefetchAfter(chunk, offset + window.limit());
   }
 
   /**
-   * The bytes of the window at {@code offset} of {@code chunk}: prefetched, or read now. Time spent
-   * here counts as blocked reading, except a pool chunk's copy.
+   * The prefetch of the window at {@code offset} of {@code chunk}, or null; a prefetch of another
+   * window (the reader sought elsewhere) is dropped.
    */
-  private ByteBuffer fetch(int chunk, int offset, int len) throws IOException {
+  private Fetch takePending(int chunk, int offset, int len) {
+    Fetch fetch = pending;
+    pending = null;
+    if (fetch == null) {
+      return null;
+    }
+    if (fetch.chunk == chunk && fetch.offset == offset && fetch.length == len) {
+      return fetch;
+    }
+    discard(fetch);
+    return null;
+  }
+
+  /**
+   * The bytes of the window at {@code offset} of {@code chunk}: those {@code arriving}, or read
+   * now. Time spent here counts as blocked reading, except a pool chunk's copy.
+   */
+  private ByteBuffer fetch(int chunk, int offset, int len, Fetch arriving) throws IOException {
     boolean io = chunks[chunk].chunk.tier() != TierKind.POOL;
     long start = io ? System.nanoTime() : 0;
     try {
-      Fetch fetch = pending;
-      pending = null;
-      if (fetch != null) {
-        if (fetch.chunk == chunk && fetch.offset == offset && fetch.length == len) {
-          await(fetch.done);
-          return fetch.buffer;
-        }
-        discard(fetch);
+      if (arriving != null) {
+        await(arriving.done);
+        return arriving.buffer;
       }
       ByteBuffer buffer = takeSpare();
       readVerified(chunk, offset, len, buffer);
