@@ -29,15 +29,18 @@ public final class PigAttempt {
     return finished;
   }
 
-  /** Why the child did not finish, with the tail of its log; empty when it did. */
+  /**
+   * Why the child did not finish, with the tail of its log and the last of its other output lines
+   * (where the JVM says why {@code -XX:+ExitOnOutOfMemoryError} ended it); empty when it did.
+   */
   public String failure() {
     return failure;
   }
 
   /**
-   * Why the child did not finish, in one line: its exit code and the innermost cause its log's tail
-   * names (the last "Caused by", with the first frame outside the JDK), else the last line naming
-   * an exception or error; empty when it finished.
+   * Why the child did not finish, in one line: its exit code and the innermost cause {@link
+   * #failure()} names (the last "Caused by", with the first frame outside the JDK), else the last
+   * line naming an exception or error; empty when it finished.
    */
   public String reason() {
     if (finished) {

@@ -159,16 +159,30 @@ public final class PigJvm {
             .start();
     List<String> lines = await(process, log);
     List<QueryRun> runs = new ArrayList<>();
+    List<String> other = new ArrayList<>();
     for (String line : lines) {
       if (line.startsWith("QUERY ")) {
         runs.add(QueryRun.parse(line));
+      } else if (!line.equals("DONE")) {
+        other.add(line);
       }
     }
     boolean finished = process.exitValue() == 0 && lines.contains("DONE");
+    // The JVM says why -XX:+ExitOnOutOfMemoryError ended it on its standard output, not in the log.
     String failure =
         finished
             ? ""
-            : "Pig child exited " + process.exitValue() + " (log " + log + "):\n" + tail(log);
+            : "Pig child exited "
+                + process.exitValue()
+                + " (log "
+                + log
+                + "):\n"
+                + tail(log)
+                + (other.isEmpty()
+                    ? ""
+                    : "\nits other output:\n"
+                        + String.join(
+                            "\n", other.subList(Math.max(0, other.size() - 10), other.size())));
     return new PigAttempt(runs, finished, process.exitValue(), failure);
   }
 

@@ -2,10 +2,12 @@ package org.spongefiles.integration.pig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The one-line reason a Pig child gives for not finishing, read from its log's tail. */
+/** The one-line reason a Pig child gives for not finishing, read from its log and its output. */
 class PigAttemptTest {
 
   private static PigAttempt died(int exitCode, String... tail) {
@@ -53,6 +55,23 @@ class PigAttemptTest {
   void aChildKilledWithoutALineSaysSo() {
     assertThat(died(137, "12:00:00,000 INFO SpillableMemoryManager: Selected heap").reason())
         .isEqualTo("exited 137: no exception in its log's tail");
+  }
+
+  @Test
+  void aChildEndedByExitOnOutOfMemoryErrorSaysSo(@TempDir Path dir) throws Exception {
+    Path pages = dir.resolve("pages");
+    new WebCrawlGenerator(7).write(pages, 100, 1);
+    PigAttempt attempt =
+        new PigJvm(pages, dir.resolve("work"))
+            .heap("12m")
+            .jvmOptions("-XX:+ExitOnOutOfMemoryError")
+            .queries(PigQuery.ANCHORTEXT)
+            .attempt();
+
+    assertThat(attempt.finished()).isFalse();
+    // The JVM writes why it ended on the child's standard output, which the attempt keeps.
+    assertThat(attempt.reason())
+        .isEqualTo("exited 3: Terminating due to java.lang.OutOfMemoryError: Java heap space");
   }
 
   @Test
