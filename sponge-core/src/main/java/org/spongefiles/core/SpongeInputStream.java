@@ -263,7 +263,8 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
 
   /**
    * The prefetch of the window at {@code offset} of {@code chunk}, or null; a prefetch of another
-   * window (the reader sought elsewhere) is dropped.
+   * window (the reader sought elsewhere) is dropped, and waiting for it to end counts as blocked
+   * reading (prefetches are of chunks outside the pool).
    */
   private Fetch takePending(int chunk, int offset, int len) {
     Fetch fetch = pending;
@@ -274,7 +275,9 @@ public final class SpongeInputStream extends InputStream implements Seekable, Po
     if (fetch.chunk == chunk && fetch.offset == offset && fetch.length == len) {
       return fetch;
     }
+    long start = System.nanoTime();
     discard(fetch);
+    task.stats().addBlockedRead(System.nanoTime() - start);
     return null;
   }
 
