@@ -95,8 +95,12 @@ class PigWorkloadsTest {
         assertThat(ours.counter("BAG_SPILL_FAILURES")).isZero();
         if (mode.equals("local")) {
           assertThat(ours.counter("BAG_SELF_SPILLS")).isZero();
+          // Our spill() counts each of the memory manager's spills in Pig's counter, then
+          // publishes ours. Seen once in CI: Pig's 13, ours 12 (and 12 SpongeFiles created), most
+          // likely a spill at the task's very end whose two counts straddled the collection of the
+          // task's counters; one spill at most can.
           assertThat(ours.counter("SPILLABLE_MEMORY_MANAGER_SPILL_COUNT"))
-              .isEqualTo(ours.counter("BAG_SPILLS"));
+              .isBetween(ours.counter("BAG_SPILLS"), ours.counter("BAG_SPILLS") + 1);
         } else {
           assertThat(ours.counter("BAG_SELF_SPILLS")).as("self spills of %s", ours).isPositive();
           assertThat(ours.counter("PROACTIVE_SPILL_COUNT_BAGS"))
