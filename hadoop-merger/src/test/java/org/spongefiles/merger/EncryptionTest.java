@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * With mapreduce.job.encrypted-intermediate-data=true, spills are encrypted with the job's spill

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.ChildJvm;
+import org.spongefiles.testkit.ChildJvm;
 
 /**
  * One map output larger than the reducer's whole heap: in a JVM of 96 MiB, a single map emits about

@@ -16,10 +16,10 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
-import org.spongefiles.merger.testing.JobOutput;
-import org.spongefiles.merger.testing.SpillFileProbe;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.mapreduce.JobOutput;
+import org.spongefiles.testkit.mapreduce.SpillFileProbe;
 
 /**
  * Runs jobs in Hadoop's LocalJobRunner with Hadoop's merger or ours, on tiny shuffle memory so the

@@ -18,7 +18,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * The merge manager driven as Hadoop's fetchers drive it: Hadoop's memory model decides what stays

@@ -29,7 +29,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MapHost;
 import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 import org.apache.hadoop.util.Progress;
-import org.spongefiles.core.testing.SpongeTestConf;
+import org.spongefiles.testkit.SpongeTestConf;
 
 /**
  * Drives a reduce task's merge manager the way Hadoop's fetchers do (reserve, shuffle the bytes of

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * A reduce task whose SpongeFiles setup is unusable fails at its start with a message naming the

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * One key holding a quarter of the values, under a budget smaller than that key's values: in every

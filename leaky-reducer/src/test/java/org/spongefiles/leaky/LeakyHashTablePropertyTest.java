@@ -19,9 +19,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * Random workloads against a {@code HashMap<K, List<V>>} reference: every layout holds the same

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.config.ConfigException;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 class LeakyHashTableTest {
   private Path poolDir;

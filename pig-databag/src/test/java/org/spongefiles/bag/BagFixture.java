@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.stats.SpongeStats;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * A private pool and disk directory, a task registry over them and a factory, for one test. The

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.pig.FullHeap;
 
 /** Spills driven by Pig's memory manager, from its thread, while the task adds and reads. */
 class MemoryManagerTest {

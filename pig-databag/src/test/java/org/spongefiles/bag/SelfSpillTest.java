@@ -17,6 +17,7 @@ import org.apache.pig.data.NonSpillableDataBag;
 import org.apache.pig.data.Tuple;
 import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.testkit.pig.FullHeap;
 
 /**
  * Bags spill themselves past their part of sponge.pig.bag.memory of the heap where Pig's internal

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.core.pool.SharedPool;
-import org.spongefiles.core.testing.RandomBytes;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /** A flipped byte anywhere is caught by CRC32C and reported with the file, chunk and tier. */
 class CorruptionTest {

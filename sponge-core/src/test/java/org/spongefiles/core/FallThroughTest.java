@@ -18,12 +18,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.pool.PoolChild;
-import org.spongefiles.core.testing.ChildJvm;
-import org.spongefiles.core.testing.RandomBytes;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.tier.AllTiersFullException;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.RandomBytes;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /** Chunks fall from a full tier to the next, disk chunks append, and stats say where bytes went. */
 class FallThroughTest {

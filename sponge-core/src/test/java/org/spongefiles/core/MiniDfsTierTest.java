@@ -11,10 +11,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.testing.RandomBytes;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /** The last-resort tier against a real HDFS (a one-datanode MiniDFSCluster). */
 @Timeout(180)

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /** Using a SpongeFile in the wrong state fails with a sentence naming the file and its state. */
 class SpongeFileStateTest {
@@ -84,7 +84,7 @@ class SpongeFileStateTest {
   @Test
   void readersAreIndependentAndCanBeManyAtOnce() throws Exception {
     SpongeFile file = task.create("multi");
-    byte[] data = org.spongefiles.core.testing.RandomBytes.array(9, 300_000);
+    byte[] data = org.spongefiles.testkit.RandomBytes.array(9, 300_000);
     try (OutputStream out = file.output()) {
       out.write(data);
     }

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * An ALLOCATE sent ahead of a WRITE in one go (how a task refills its reserve of chunks): both are

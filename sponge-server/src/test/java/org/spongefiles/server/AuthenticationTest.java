@@ -19,13 +19,13 @@ import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.testkit.RandomBytes;
 
 /** With a cluster secret, a client that cannot prove it can neither write, read nor free. */
 class AuthenticationTest {

@@ -6,9 +6,9 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.daemon.DaemonArguments;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * A task process for the reclaim tests: writes a SpongeFile of {@code <chunks>} chunks with the

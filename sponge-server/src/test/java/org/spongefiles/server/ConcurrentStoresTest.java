@@ -19,8 +19,8 @@ import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * A file's chunks written behind are stored by as many I/O threads at once as the task has: while

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * A server that refused a chunk (over quota) is avoided for new chunks during its back-off, but a

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
 import org.spongefiles.core.wire.ChunkRange;
@@ -32,6 +31,7 @@ import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.ServerStats;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * 100,000 random and mutated frames against a live server whose Netty detects leaks paranoidly: no

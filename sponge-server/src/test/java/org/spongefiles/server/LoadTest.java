@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * Eight tasks writing at once through two server processes whose heap and direct memory are capped:

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.ChildJvm;
+import org.spongefiles.testkit.ChildJvm;
 
 /**
  * A task process killed with SIGKILL while holding remote chunks: the server frees them within two

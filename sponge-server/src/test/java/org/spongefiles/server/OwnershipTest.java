@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * Ownership is proven, not claimed: a second client that holds the cluster secret and copies a

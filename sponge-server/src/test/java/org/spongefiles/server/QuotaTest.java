@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
 
 /** A task past its per-node quota is refused by that server only; other tasks are unaffected. */
 class QuotaTest {

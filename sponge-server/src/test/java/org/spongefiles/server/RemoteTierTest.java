@@ -15,8 +15,8 @@ import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.remote.RemoteTier;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
 
 /** SpongeFiles spilling through real sponge servers on 127.0.0.1, every byte verified. */
 class RemoteTierTest {

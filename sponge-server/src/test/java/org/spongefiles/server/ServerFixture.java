@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * Real sponge servers on 127.0.0.1 for tests, each with its own small pool on /dev/shm and its own

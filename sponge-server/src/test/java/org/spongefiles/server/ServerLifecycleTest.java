@@ -16,9 +16,9 @@ import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.daemon.DaemonArguments;
+import org.spongefiles.testkit.TestDirs;
 
 /** Metrics, health, bad configuration and graceful shutdown of the daemon. */
 class ServerLifecycleTest {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.testing.ChildJvm;
+import org.spongefiles.testkit.ChildJvm;
 
 /** A sponge server in its own JVM ({@link ServerMain}), so tests can SIGSTOP or SIGKILL it. */
 final class ServerProcess implements AutoCloseable {

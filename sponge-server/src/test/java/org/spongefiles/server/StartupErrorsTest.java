@@ -13,9 +13,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.ChildJvm;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.daemon.testing.DaemonStarts;
+import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * A carelessly configured server does not start, and says why in one line naming the key and the

@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * Before authentication a peer gets almost nothing: 500 strangers holding partial frames or silence

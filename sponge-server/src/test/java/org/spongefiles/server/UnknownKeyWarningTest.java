@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.ChildJvm;
+import org.spongefiles.testkit.ChildJvm;
 
 /** A misspelt key in sponge-site.xml is reported when the daemon starts, not silently ignored. */
 class UnknownKeyWarningTest {

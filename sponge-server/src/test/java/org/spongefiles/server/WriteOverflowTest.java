@@ -16,8 +16,8 @@ import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * A remote tier slower than the writer (here a server process stopped with SIGSTOP, so every chunk

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * A small cluster on 127.0.0.1 for tracker tests: a real ZooKeeper connect string, sponge servers

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.testing.ChildJvm;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.ServerMain;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.ChildJvm;
 
 /** Servers appear in and vanish from the leader's view within two poll periods. */
 @Timeout(120)

@@ -29,12 +29,12 @@ import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.RandomBytes;
 
 /** Where the tracker sends chunks: only within the task's rack, spread over the rack's servers. */
 @Timeout(120)

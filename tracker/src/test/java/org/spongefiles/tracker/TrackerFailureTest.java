@@ -24,11 +24,11 @@ import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.testing.ChildJvm;
-import org.spongefiles.core.testing.RandomBytes;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * When the tracker or ZooKeeper fails, spills go on without waiting long and lose nothing: a new

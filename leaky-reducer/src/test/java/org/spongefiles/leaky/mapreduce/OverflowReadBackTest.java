@@ -13,8 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.leaky.Layout;
 import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.HashMapRankVisits;
@@ -24,6 +22,8 @@ import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.LeakySubnets;
 import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.SubnetCountry;
 import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.UrlKey;
 import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.VisitOrRank;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * Overflowed values come back once per iteration of their group, checked by counters: a group-by

@@ -19,7 +19,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
-import org.spongefiles.leaky.testing.ReusedRecordBuffer;
+import org.spongefiles.testkit.mapreduce.ReusedRecordBuffer;
 
 /**
  * Runs a reducer the way a reduce task does, through Hadoop's own {@code ReduceContextImpl} and

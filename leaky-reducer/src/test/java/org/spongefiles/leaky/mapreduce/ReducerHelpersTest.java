@@ -20,12 +20,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.spongefiles.core.testing.SpongeTestConf;
-import org.spongefiles.core.testing.TestDirs;
 import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 import org.spongefiles.leaky.baseline.HashMapGroupingReducer;
 import org.spongefiles.leaky.baseline.HashMapJoinReducer;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * The reducer helpers under Hadoop's own reduce context: raw and re-serialized values give the

@@ -32,7 +32,7 @@ public final class ConfigDocs {
     md.append("# Configuration reference\n\n")
         .append("Generated from the option declarations in the code ")
         .append("(`org.spongefiles.core.config.ConfigDocs`); do not edit by hand. ")
-        .append("Regenerate with `mvn -q -pl integration -am -DskipTests -Pdocs package`.\n\n")
+        .append("Regenerate with `mvn -q -pl sponge-it -am -DskipTests -Pdocs package`.\n\n")
         .append("Sizes take binary suffixes (`64k`, `1m`, `2g`); durations take units ")
         .append("(`500ms`, `5s`, `2m`). A value that does not parse or validate stops the task ")
         .append("or daemon at start with `Invalid value X for configuration Y: reason`. ")

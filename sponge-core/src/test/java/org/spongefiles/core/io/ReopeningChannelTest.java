@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.TestDirs;
 
 class ReopeningChannelTest {
   private Path dir;

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.testing.ChildJvm;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.TestDirs;
 
 /** The pool shared by real separate JVMs: concurrent first use, allocation, and SIGKILL. */
 @Timeout(120)

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeSettings;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * The local pool's isolation model, proven with two OS users: with the default name and permissions

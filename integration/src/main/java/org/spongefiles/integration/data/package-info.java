@@ -1,6 +1,0 @@
-/**
- * Generators of benchmark input data.
- *
- * <p>May import Hadoop only; no SpongeFiles module.
- */
-package org.spongefiles.integration.data;

@@ -1,0 +1,46 @@
+package org.spongefiles.bench.transfer;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import org.spongefiles.bench.SocketReads;
+
+/** The client side of {@link RawSocketServer}: one blocking channel, direct buffers. */
+final class RawSocketClient implements AutoCloseable {
+  private final SocketChannel channel;
+  private final ByteBuffer header = ByteBuffer.allocateDirect(5);
+  private final ByteBuffer ack = ByteBuffer.allocateDirect(1);
+
+  RawSocketClient(int port) throws IOException {
+    channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
+    channel.socket().setTcpNoDelay(true);
+  }
+
+  /** Sends {@code data} (position to limit) and waits for the one-byte answer. */
+  void write(ByteBuffer data) throws IOException {
+    header.clear();
+    header.put((byte) 'W').putInt(data.remaining()).flip();
+    channel.write(new ByteBuffer[] {header, data});
+    while (header.hasRemaining() || data.hasRemaining()) {
+      channel.write(new ByteBuffer[] {header, data});
+    }
+    ack.clear();
+    SocketReads.readFully(channel, ack);
+  }
+
+  /** Asks for {@code dst.remaining()} bytes and reads them into {@code dst}. */
+  void read(ByteBuffer dst) throws IOException {
+    header.clear();
+    header.put((byte) 'R').putInt(dst.remaining()).flip();
+    while (header.hasRemaining()) {
+      channel.write(header);
+    }
+    SocketReads.readFully(channel, dst);
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}

@@ -1,0 +1,436 @@
+package org.spongefiles.bench.transfer;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.commons.io.FileUtils;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeFile;
+import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.server.ServerMain;
+import org.spongefiles.server.SpongeServer;
+import org.spongefiles.workloads.BenchReport;
+
+/**
+ * SpongeFiles Table 1, memory columns: 1 MiB spills (and reads back) to a sponge server in the same
+ * JVM ({@code server-*}, the paper's "local sponge server", 7 ms) and in another process ({@code
+ * remote-*}, the paper's "remote memory", 9 ms), each beside a raw 1 MiB loopback socket exchange
+ * with a peer in the same place, alternating in one loop. Then the load run: 8 tasks each spilling
+ * {@code bench.load.gib} GiB (as 256 MiB files) through 2 server processes with capped memory,
+ * every byte verified, beside the same bytes over raw sockets.
+ *
+ * <p>Properties: {@code bench.iterations} (3000), {@code bench.warmup} (1000), {@code
+ * bench.load.gib} (2; 0 skips the load run).
+ */
+public final class ServerBench {
+  private static final int MIB = 1 << 20;
+
+  private final int iterations = Integer.getInteger("bench.iterations", 3_000);
+  private final int warmup = Integer.getInteger("bench.warmup", 1_000);
+  private final int loadGib = Integer.getInteger("bench.load.gib", 2);
+  private final byte[] source = new byte[MIB];
+  private final byte[] target = new byte[MIB];
+  private final List<Path> dirs = new ArrayList<>();
+  private final List<Process> children = new ArrayList<>();
+
+  private ServerBench() {
+    new SplittableRandom(42).nextBytes(source);
+  }
+
+  public static void main(String[] args) throws Exception {
+    BenchReport.machine();
+    ServerBench bench = new ServerBench();
+    try {
+      bench.run();
+    } finally {
+      bench.cleanUp();
+    }
+  }
+
+  private void run() throws Exception {
+    BenchReport.info("1 MiB spills, %d iterations after %d warm-up", iterations, warmup);
+    Timing[] local;
+    try (SpongeServer server = SpongeServer.start(serverConf("bench-local", "64m"));
+        RawSocketServer raw = new RawSocketServer()) {
+      local = round("server", server.endpoint(), raw.port());
+    }
+    String remoteEndpoint =
+        startChild(ServerMain.class, serverArgs("bench-remote", "64m"), "-Xmx256m").split(" ")[1];
+    int remoteRaw =
+        Integer.parseInt(startChild(RawSocketServer.class, List.of(), "-Xmx64m").split(" ")[1]);
+    Timing[] remote = round("remote", remoteEndpoint, remoteRaw);
+    for (Timing t : local) {
+      BenchReport.info("%s", t.summary());
+    }
+    for (Timing t : remote) {
+      BenchReport.info("%s", t.summary());
+    }
+    BenchReport.info(
+        "Table 1 (paper, 1 Gb Ethernet, 2014): local sponge server 7 ms, remote 9 ms per 1 MB;"
+            + " here: in-JVM server %.3f ms, server process %.3f ms",
+        local[2].meanMicros() / 1000, remote[2].meanMicros() / 1000);
+    report("server-write", local[2], local[0]);
+    report("server-read", local[3], local[1]);
+    report("remote-write", remote[2], remote[0]);
+    report("remote-read", remote[3], remote[1]);
+    if (loadGib > 0) {
+      load();
+    }
+  }
+
+  private static void report(String measure, Timing ours, Timing raw) {
+    BenchReport.bench(
+        measure,
+        ours.ratioTo(raw),
+        String.format(
+            Locale.ROOT,
+            "ours_us=%.1f raw_socket_us=%.1f ours_median_us=%.1f raw_median_us=%.1f",
+            ours.meanMicros(),
+            raw.meanMicros(),
+            ours.medianMicros(),
+            raw.medianMicros()));
+  }
+
+  /** Raw socket write and read, then a SpongeFile spilled to the server and read back. */
+  private Timing[] round(String name, String endpoint, int rawPort) throws IOException {
+    Timing[] t = {
+      new Timing(name + "-raw-socket-write", iterations),
+      new Timing(name + "-raw-socket-read", iterations),
+      new Timing(name + "-write", iterations),
+      new Timing(name + "-read", iterations)
+    };
+    ByteBuffer direct = ByteBuffer.allocateDirect(MIB);
+    try (RawSocketClient raw = new RawSocketClient(rawPort);
+        SpongeTask task = SpongeTask.open(clientConf(endpoint), "attempt_serverbench_" + name)) {
+      for (int i = 0; i < warmup + iterations; i++) {
+        boolean measured = i >= warmup;
+        direct.clear();
+        direct.put(source).flip();
+        long t0 = System.nanoTime();
+        raw.write(direct);
+        long t1 = System.nanoTime();
+        direct.clear();
+        raw.read(direct);
+        direct.flip().get(target);
+        long t2 = System.nanoTime();
+        SpongeFile file = task.create("spill");
+        try (OutputStream out = file.output()) {
+          out.write(source);
+        }
+        long t3 = System.nanoTime();
+        try (SpongeInputStream in = file.input()) {
+          in.readNBytes(target, 0, MIB);
+        }
+        long t4 = System.nanoTime();
+        file.delete();
+        if (measured) {
+          t[0].add(t1 - t0);
+          t[1].add(t2 - t1);
+          t[2].add(t3 - t2);
+          t[3].add(t4 - t3);
+        }
+        if (i == warmup && !Arrays.equals(source, target)) {
+          throw new AssertionError(name + ": bytes read back differ");
+        }
+      }
+      if (task.stats().chunksWritten(TierKind.REMOTE) != warmup + iterations) {
+        throw new AssertionError(name + ": not every spill went to the server: " + task.stats());
+      }
+    }
+    return t;
+  }
+
+  /** 8 tasks x loadGib GiB through 2 capped server processes, beside the same over raw sockets. */
+  private void load() throws Exception {
+    int writers = 8;
+    long perWriter = (long) loadGib << 30;
+    long fileSize = 256L << 20;
+    List<String> endpoints = new ArrayList<>();
+    List<Integer> metricsPorts = new ArrayList<>();
+    for (String node : List.of("load-a", "load-b")) {
+      int metricsPort = freePort();
+      List<String> args =
+          new ArrayList<>(serverArgs(node, (writers / 2 * fileSize + 64 * MIB) + ""));
+      args.add("-Dsponge.server.metrics.port=" + metricsPort);
+      endpoints.add(
+          startChild(ServerMain.class, args, "-Xmx256m", "-XX:MaxDirectMemorySize=128m")
+              .split(" ")[1]);
+      metricsPorts.add(metricsPort);
+    }
+    int rawPort =
+        Integer.parseInt(startChild(RawSocketServer.class, List.of(), "-Xmx256m").split(" ")[1]);
+    BenchReport.info(
+        "load: %d writers x %d GiB (files of %d MiB written, read back, verified, deleted)",
+        writers, loadGib, fileSize >> 20);
+
+    // Both sides move the same pre-generated bytes and compute the same CRC32C over everything
+    // written and read, so the comparison is about the path, not about making data.
+    byte[] data = new byte[64 * MIB];
+    new SplittableRandom(7).nextBytes(data);
+    long rawStart = System.nanoTime();
+    runWriters(
+        writers,
+        w -> {
+          try (RawSocketClient raw = new RawSocketClient(rawPort)) {
+            ByteBuffer direct = ByteBuffer.allocateDirect(MIB);
+            java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            for (long done = 0; done < perWriter; done += MIB) {
+              direct.clear();
+              direct.put(data, block(w, done), MIB).flip();
+              crc.update(direct.duplicate());
+              raw.write(direct);
+            }
+            for (long done = 0; done < perWriter; done += MIB) {
+              direct.clear();
+              raw.read(direct);
+              direct.flip();
+              crc.update(direct);
+            }
+          }
+          return perWriter;
+        });
+    double rawSeconds = (System.nanoTime() - rawStart) / 1e9;
+
+    double[] peaks = new double[2];
+    Thread sampler =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                for (int port : metricsPorts) {
+                  try {
+                    String metrics = Scrape.metrics(port);
+                    synchronized (peaks) {
+                      peaks[0] =
+                          Math.max(
+                              peaks[0],
+                              Scrape.value(metrics, "jvm_memory_used_bytes{area=\"heap\"}"));
+                      peaks[1] =
+                          Math.max(
+                              peaks[1],
+                              Scrape.value(metrics, "jvm_buffer_pool_used_bytes{pool=\"direct\"}"));
+                    }
+                  } catch (IOException e) {
+                    // a sample missed; the next one counts
+                  }
+                }
+                try {
+                  Thread.sleep(200);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "server-memory-sampler");
+    sampler.setDaemon(true);
+    sampler.start();
+    long start = System.nanoTime();
+    long verified =
+        runWriters(
+            writers,
+            w -> {
+              Configuration conf =
+                  clientConf(endpoints.get(w % 2) + "," + endpoints.get((w + 1) % 2));
+              long bytes = 0;
+              try (SpongeTask task = SpongeTask.open(conf, "attempt_load_" + w)) {
+                byte[] block = new byte[MIB];
+                for (long done = 0; done < perWriter; done += fileSize) {
+                  SpongeFile file = task.create("load-" + done);
+                  java.util.zip.CRC32C written = new java.util.zip.CRC32C();
+                  try (OutputStream out = file.output()) {
+                    for (long at = 0; at < fileSize; at += MIB) {
+                      int offset = block(w, done + at);
+                      written.update(data, offset, MIB);
+                      out.write(data, offset, MIB);
+                    }
+                  }
+                  java.util.zip.CRC32C read = new java.util.zip.CRC32C();
+                  try (SpongeInputStream in = file.input()) {
+                    int n;
+                    while ((n = in.read(block)) > 0) {
+                      read.update(block, 0, n);
+                      bytes += n;
+                    }
+                  }
+                  if (written.getValue() != read.getValue()) {
+                    throw new AssertionError("writer " + w + ": file " + done + " read back wrong");
+                  }
+                  if (task.stats().bytesWritten(TierKind.REMOTE) != done + fileSize) {
+                    throw new AssertionError(
+                        "writer " + w + " spilled outside the servers: " + task.stats());
+                  }
+                  file.delete();
+                }
+              }
+              return bytes;
+            });
+    double seconds = (System.nanoTime() - start) / 1e9;
+    sampler.interrupt();
+    sampler.join();
+    double heapMax;
+    double directMax;
+    synchronized (peaks) {
+      heapMax = peaks[0];
+      directMax = peaks[1];
+    }
+    double total = 2.0 * writers * perWriter;
+    BenchReport.info(
+        "load: %.1f GiB verified; ours %.1f s (%.0f MB/s), raw sockets %.1f s (%.0f MB/s);"
+            + " peak server heap %.0f MiB (cap 256), direct %.0f MiB (cap 128), sampled every 200 ms",
+        verified / (double) (1L << 30),
+        seconds,
+        total / seconds / 1e6,
+        rawSeconds,
+        total / rawSeconds / 1e6,
+        heapMax / MIB,
+        directMax / MIB);
+    BenchReport.bench(
+        "server-load",
+        seconds / rawSeconds,
+        String.format(
+            Locale.ROOT,
+            "ours_s=%.1f raw_socket_s=%.1f writers=%d gib_per_writer=%d server_heap_mib=%.0f server_direct_mib=%.0f",
+            seconds,
+            rawSeconds,
+            writers,
+            loadGib,
+            heapMax / MIB,
+            directMax / MIB));
+  }
+
+  /** Offset in the pre-generated data of writer {@code w}'s block at byte {@code at}. */
+  private static int block(int w, long at) {
+    return (int) (((at >> 20) * 7 + w * 13) % 64) * MIB;
+  }
+
+  private interface Writer {
+    long run(int writer) throws Exception;
+  }
+
+  private static long runWriters(int writers, Writer body) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<Long>> results = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int writer = w;
+        results.add(pool.submit(() -> body.run(writer)));
+      }
+      long total = 0;
+      for (Future<Long> result : results) {
+        total += result.get();
+      }
+      return total;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private Configuration serverConf(String node, String poolSize) {
+    Configuration conf = new Configuration(false);
+    for (String arg : serverArgs(node, poolSize)) {
+      int eq = arg.indexOf('=');
+      conf.set(arg.substring(2, eq), arg.substring(eq + 1));
+    }
+    return conf;
+  }
+
+  private List<String> serverArgs(String node, String poolSize) {
+    Path pool = tempDir("serverbench-" + node);
+    int port = freePort();
+    return new ArrayList<>(
+        List.of(
+            "-Dsponge.node.id=" + node,
+            "-Dsponge.server.bind.host=127.0.0.1",
+            "-Dsponge.server.port=" + port,
+            "-Dsponge.server.address=127.0.0.1:" + port,
+            "-Dsponge.server.metrics.port=-1",
+            "-Dsponge.pool.dir=" + pool,
+            "-Dsponge.pool.size=" + poolSize));
+  }
+
+  private Configuration clientConf(String servers) {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.tiers", "remote");
+    conf.set("sponge.remote.servers", servers);
+    conf.set("sponge.node.id", "bench-client");
+    return conf;
+  }
+
+  /** Starts a main class in a child JVM on this classpath and returns its READY line. */
+  private String startChild(Class<?> main, List<String> args, String... jvmArgs)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of(jvmArgs));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(main.getName());
+    command.addAll(args);
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    children.add(process);
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = out.readLine()) != null) {
+      if (line.startsWith("READY")) {
+        Thread drain = new Thread(() -> drain(out));
+        drain.setDaemon(true);
+        drain.start();
+        return line;
+      }
+    }
+    throw new IOException(main.getSimpleName() + " exited before it was ready");
+  }
+
+  private static void drain(BufferedReader out) {
+    try {
+      while (out.readLine() != null) {
+        // keep the child's pipe from filling up
+      }
+    } catch (IOException e) {
+      // child ended
+    }
+  }
+
+  private Path tempDir(String prefix) {
+    try {
+      Path shm = Path.of("/dev/shm");
+      Path dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of("/tmp"), prefix);
+      dirs.add(dir);
+      return dir;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static int freePort() {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private void cleanUp() throws IOException {
+    for (Process child : children) {
+      child.destroyForcibly();
+    }
+    for (Path dir : dirs) {
+      FileUtils.deleteDirectory(dir.toFile());
+    }
+  }
+}

@@ -1,0 +1,219 @@
+package org.spongefiles.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.SpongeFile;
+import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.RandomBytes;
+import org.spongefiles.testkit.TestDirs;
+
+/**
+ * Two sponge servers run from the distribution's bin/sponge-server and lib/ with one
+ * sponge-site.xml, as an operator would.
+ */
+@Timeout(180)
+class DaemonScriptsTest {
+  private Path dist;
+  private Path script;
+  private Path home;
+  private final List<Path> pools = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    dist = Distribution.home();
+    script = dist.resolve("bin/sponge-server");
+    home = Files.createTempDirectory("sponge-home");
+    Files.createDirectories(home.resolve("conf"));
+    Files.copy(dist.resolve("conf/log4j.properties"), home.resolve("conf/log4j.properties"));
+    Files.writeString(
+        home.resolve("conf/sponge-site.xml"),
+        "<configuration>"
+            + property("sponge.pool.size", "2m")
+            + property("sponge.chunk.size", "64k")
+            + property("sponge.pool.permissions", "rw-------")
+            + property("sponge.server.bind.host", "127.0.0.1")
+            + property("sponge.server.metrics.port", "-1")
+            + "</configuration>");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    run("stop", "--instance", "a");
+    run("stop", "--instance", "b");
+    runScript(dist.resolve("bin/sponge-tracker"), "stop");
+    TestDirs.deleteTree(home);
+    pools.forEach(TestDirs::deleteTree);
+  }
+
+  private static String property(String name, String value) {
+    return "<property><name>" + name + "</name><value>" + value + "</value></property>";
+  }
+
+  private Result run(String... args) throws Exception {
+    return runScript(script, args);
+  }
+
+  private Result runScript(Path script, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    // The daemons run from the distribution's lib/, with this test's conf, log and pid dirs.
+    builder.environment().put("SPONGE_CONF_DIR", home.resolve("conf").toString());
+    builder.environment().put("SPONGE_LOG_DIR", home.resolve("logs").toString());
+    builder.environment().put("SPONGE_PID_DIR", home.resolve("run").toString());
+    builder.environment().put("SPONGE_SERVER_OPTS", "-Xmx128m");
+    builder
+        .environment()
+        .put("SPONGE_TRACKER_OPTS", "-Xmx128m -Dzookeeper.admin.enableServer=false");
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Result(process.exitValue(), output);
+  }
+
+  private String[] instance(String name, int port) {
+    Path pool = TestDirs.newShmDir("script-" + name);
+    pools.add(pool);
+    return new String[] {
+      "start",
+      "--instance",
+      name,
+      "-Dsponge.server.port=" + port,
+      "-Dsponge.server.address=127.0.0.1:" + port,
+      "-Dsponge.node.id=node-" + name,
+      "-Dsponge.pool.dir=" + pool
+    };
+  }
+
+  @Test
+  void twoServersFromOneConfigFileLendTheirMemoryAndStopCleanly() throws Exception {
+    int portA = freePort();
+    int portB = freePort();
+    Result a = run(instance("a", portA));
+    assertThat(a.exit).as(a.output).isZero();
+    assertThat(a.output).contains("sponge-server-a started").contains("READY 127.0.0.1:" + portA);
+    Result b = run(instance("b", portB));
+    assertThat(b.exit).as(b.output).isZero();
+    assertThat(run(instance("a", portA)).output).contains("already running");
+
+    Result status = run("status", "--instance", "a");
+    assertThat(status.exit).as(status.output).isZero();
+    assertThat(status.output).contains("healthy: 127.0.0.1:" + portA).contains("32 of 32 chunks");
+    assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isTrue();
+
+    Path disk = TestDirs.newShmDir("script-disk");
+    pools.add(disk);
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.tiers", "remote,disk");
+    // Placement is asserted below; overflow would send chunks to disk when the servers lag.
+    conf.setBoolean("sponge.write.overflow", false);
+    // One I/O thread fills the first server before the second; with more, chunks allocated at once
+    // may stay reserved on the first when it fills, and the second takes a few more.
+    conf.setInt("sponge.io.threads", 1);
+    conf.set("sponge.chunk.size", "64k");
+    conf.set("sponge.remote.servers", "127.0.0.1:" + portA + ",127.0.0.1:" + portB);
+    conf.set("sponge.disk.dirs", disk.toString());
+    conf.set("sponge.disk.reserve", "0");
+    try (SpongeTask task = SpongeTask.open(conf, "attempt_scripts")) {
+      SpongeFile file = task.create("across-two-servers");
+      byte[] digest;
+      try (OutputStream out = file.output()) {
+        digest = RandomBytes.write(out, 9, 50L * 64 * 1024);
+      }
+      assertThat(file.chunks()).allMatch(c -> c.tier() == TierKind.REMOTE);
+      assertThat(file.chunks().stream().filter(c -> c.location().contains(":" + portB)).count())
+          .as("the first server holds 32 chunks, the second the rest")
+          .isEqualTo(18);
+      try (SpongeInputStream in = file.input()) {
+        assertThat(RandomBytes.read(in, 1).sha256).isEqualTo(digest);
+      }
+    }
+
+    Result stopA = run("stop", "--instance", "a");
+    assertThat(stopA.exit).isZero();
+    assertThat(stopA.output).contains("sponge-server-a stopped");
+    assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
+    assertThat(Files.readString(home.resolve("logs/sponge-server-a.log")))
+        .contains("Sponge server 127.0.0.1:" + portA + " stopped");
+    assertThat(run("status", "--instance", "a").exit).isEqualTo(3);
+    assertThat(run("stop", "--instance", "b").exit).isZero();
+  }
+
+  @Test
+  void aBadValueStopsTheStartWithTheKeyInTheOutput() throws Exception {
+    Result bad = run("start", "--instance", "a", "-Dsponge.server.threads=lots");
+    assertThat(bad.exit).isNotZero();
+    assertThat(bad.output)
+        .contains("failed to start")
+        .contains("Invalid value lots for configuration sponge.server.threads");
+    assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
+  }
+
+  @Test
+  void aTrackerFromTheScriptsLeadsAndListsTheServersOfItsRack() throws Exception {
+    Path tracker = dist.resolve("bin/sponge-tracker");
+    try (org.apache.curator.test.TestingServer zookeeper =
+        new org.apache.curator.test.TestingServer()) {
+      String quorum = "-Dsponge.zookeeper.quorum=" + zookeeper.getConnectString();
+      int serverPort = freePort();
+      List<String> server = new ArrayList<>(List.of(instance("a", serverPort)));
+      server.add(quorum);
+      server.add("-Dsponge.rack=/r7");
+      assertThat(run(server.toArray(new String[0])).exit).isZero();
+      int trackerPort = freePort();
+      Result started =
+          runScript(
+              tracker,
+              "start",
+              quorum,
+              "-Dsponge.tracker.bind.host=127.0.0.1",
+              "-Dsponge.tracker.port=" + trackerPort,
+              "-Dsponge.tracker.address=127.0.0.1:" + trackerPort,
+              "-Dsponge.tracker.metrics.port=-1");
+      assertThat(started.exit).as(started.output).isZero();
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(
+              () ->
+                  runScript(tracker, "status", "-Dsponge.rack=/r7")
+                      .output
+                      .contains("127.0.0.1:" + serverPort));
+      Result status = runScript(tracker, "status");
+      assertThat(status.exit).isZero();
+      assertThat(status.output).contains("healthy: leader").contains("rack /default-rack");
+      assertThat(runScript(tracker, "stop").output).contains("sponge-tracker-default stopped");
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static final class Result {
+    final int exit;
+    final String output;
+
+    Result(int exit, String output) {
+      this.exit = exit;
+      this.output = output;
+    }
+  }
+}

@@ -1,0 +1,275 @@
+package org.spongefiles.it.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.apache.hadoop.conf.Configuration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.cluster.ServerRegistration;
+import org.spongefiles.core.cluster.ServerRegistry;
+import org.spongefiles.core.cluster.ZooKeeperClients;
+import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.ProcessLiveness;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.ChunkHandle;
+import org.spongefiles.server.SpongeServer;
+import org.spongefiles.server.report.RackStatus;
+import org.spongefiles.server.report.SpongeStatus;
+import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.tracker.MemoryTracker;
+
+/**
+ * {@code bin/sponge status} against a real rack in this JVM: an embedded ZooKeeper, a memory
+ * tracker and two sponge servers on 127.0.0.1 with their metrics endpoints, and a task on a third
+ * node holding chunks of both.
+ */
+@Timeout(120)
+class SpongeStatusTest {
+  private static final int CHUNK = 64 * 1024;
+  private static final String TASK = "attempt_1700000000000_0042_r_000003_0";
+
+  private TestingServer zookeeper;
+  private final List<Path> pools = new ArrayList<>();
+  private final List<SpongeServer> servers = new ArrayList<>();
+  private MemoryTracker tracker;
+
+  @BeforeEach
+  void startRack() throws Exception {
+    zookeeper = new TestingServer();
+    servers.add(SpongeServer.start(serverConf("node-a", "/rack-1", "2m")));
+    servers.add(SpongeServer.start(serverConf("node-b", "/rack-2", "1m")));
+    Configuration trackerConf = base("tracker", "/rack-1");
+    int port = freePort();
+    trackerConf.set("sponge.tracker.bind.host", "127.0.0.1");
+    trackerConf.setInt("sponge.tracker.port", port);
+    trackerConf.set("sponge.tracker.address", "127.0.0.1:" + port);
+    trackerConf.setInt("sponge.tracker.metrics.port", 0);
+    tracker = MemoryTracker.start(trackerConf);
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(tracker::isLeader);
+  }
+
+  @AfterEach
+  void stopRack() throws IOException {
+    if (tracker != null) {
+      tracker.close();
+    }
+    servers.forEach(SpongeServer::close);
+    zookeeper.close();
+    pools.forEach(TestDirs::deleteTree);
+  }
+
+  private Configuration base(String node, String rack) {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
+    conf.set("sponge.rack", rack);
+    conf.set("sponge.node.id", node);
+    conf.set("sponge.chunk.size", "64k");
+    conf.set("sponge.pool.permissions", "rw-------");
+    return conf;
+  }
+
+  private Configuration serverConf(String node, String rack, String size) throws IOException {
+    Configuration conf = base(node, rack);
+    int port = freePort();
+    Path pool = TestDirs.newShmDir("status-" + node);
+    pools.add(pool);
+    conf.set("sponge.server.bind.host", "127.0.0.1");
+    conf.setInt("sponge.server.port", port);
+    conf.set("sponge.server.address", "127.0.0.1:" + port);
+    conf.setInt("sponge.server.metrics.port", 0);
+    conf.set("sponge.pool.dir", pool.toString());
+    conf.set("sponge.pool.size", size);
+    return conf;
+  }
+
+  private Result status(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("-Dsponge.zookeeper.quorum=" + zookeeper.getConnectString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        SpongeStatus.run(
+            all,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** A task of a third node (it names node-b's server as its node's) holding chunks of a server. */
+  private RemoteConnection task(SpongeServer server, String taskId) throws IOException {
+    ClientIdentity identity =
+        new ClientIdentity(
+            servers.get(1).endpoint(),
+            ProcessLiveness.currentPid(),
+            ProcessLiveness.currentStartMillis(),
+            ChunkOwner.taskHash(taskId),
+            taskId);
+    return RemoteConnection.open(
+        ServerAddress.parse(server.endpoint()),
+        identity,
+        null,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(5));
+  }
+
+  @Test
+  void reportsTheLeaderEveryServerAndTheTasksHoldingTheMostMemory() throws Exception {
+    SpongeServer a = servers.get(0);
+    SpongeServer b = servers.get(1);
+    try (RemoteConnection big = task(a, TASK);
+        RemoteConnection small = task(a, "attempt_1700000000000_0042_r_000004_0")) {
+      List<ChunkHandle> held = big.allocate(5);
+      small.allocate(2);
+      assertThat(held).hasSize(5);
+
+      Result text = status("status");
+      assertThat(text.code).as(text.err).isEqualTo(RackStatus.OK);
+      assertThat(text.out)
+          .contains("Tracker leader: " + tracker.endpoint())
+          .contains(a.endpoint())
+          .contains(b.endpoint())
+          .contains("/rack-1")
+          .contains("/rack-2");
+      assertThat(text.out.substring(text.out.indexOf("Tasks holding")))
+          .as("the largest holder first, with its bytes and server")
+          .containsSubsequence(TASK, "320.0 KiB", a.endpoint(), "_r_000004_0", "128.0 KiB");
+
+      Result json = status("report", "--json");
+      assertThat(json.code).as(json.err).isZero();
+      JsonNode root = new ObjectMapper().readTree(json.out);
+      assertThat(root.get("leader").asText()).isEqualTo(tracker.endpoint());
+      JsonNode serverA = server(root, a.endpoint());
+      assertThat(serverA.get("rack").asText()).isEqualTo("/rack-1");
+      assertThat(serverA.get("poolBytes").asLong()).isEqualTo(32L * CHUNK);
+      assertThat(serverA.get("usedBytes").asLong()).isEqualTo(7L * CHUNK);
+      assertThat(serverA.get("freeBytes").asLong()).isEqualTo(25L * CHUNK);
+      assertThat(serverA.get("reservedBytes").asLong()).isEqualTo(7L * CHUNK);
+      assertThat(serverA.get("remoteTaskBytes").asLong()).isEqualTo(7L * CHUNK);
+      assertThat(serverA.get("localTaskBytes").asLong()).isZero();
+      JsonNode serverB = server(root, b.endpoint());
+      assertThat(serverB.get("poolBytes").asLong()).isEqualTo(16L * CHUNK);
+      assertThat(serverB.get("usedBytes").asLong()).isZero();
+      assertThat(serverA.get("connections").asLong() - serverB.get("connections").asLong())
+          .as("both have the tracker's poll connection; A the two tasks' too, not the report's")
+          .isEqualTo(2);
+      assertThat(root.get("topTasks").get(0).get("task").asText()).isEqualTo(TASK);
+      assertThat(root.get("topTasks").get(0).get("bytes").asLong()).isEqualTo(5L * CHUNK);
+      assertThat(root.get("topTasks").get(0).get("server").asText()).isEqualTo(a.endpoint());
+
+      big.free(held);
+    }
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              JsonNode root = new ObjectMapper().readTree(status("status", "--json").out);
+              assertThat(server(root, a.endpoint()).get("usedBytes").asLong())
+                  .as("the small task still holds its chunks: its process lives")
+                  .isEqualTo(2L * CHUNK);
+              assertThat(root.get("topTasks").get(0).get("task").asText()).endsWith("_r_000004_0");
+            });
+  }
+
+  @Test
+  void aRegisteredServerThatDoesNotAnswerExitsTwoAndNoLeaderExitsOne() throws Exception {
+    int deadPort = freePort();
+    try (CuratorFramework client = ZooKeeperClients.start(base("ghost", "/rack-1"));
+        Closeable ghost =
+            ServerRegistry.register(
+                client,
+                ZooKeeperLayout.fromConfiguration(base("ghost", "/rack-1")),
+                new ServerRegistration(
+                    ServerAddress.parse("127.0.0.1:" + deadPort), "/rack-1", 8, CHUNK, 1))) {
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> status("status").out.contains("127.0.0.1:" + deadPort));
+      Result down = status("status");
+      assertThat(down.code).isEqualTo(RackStatus.SERVER_UNREACHABLE);
+      assertThat(down.out).contains("127.0.0.1:" + deadPort + " ").contains("UNREACHABLE");
+      JsonNode root = new ObjectMapper().readTree(status("status", "--json").out);
+      assertThat(server(root, "127.0.0.1:" + deadPort).get("reachable").asBoolean()).isFalse();
+      assertThat(root.get("exitCode").asInt()).isEqualTo(RackStatus.SERVER_UNREACHABLE);
+    }
+
+    tracker.close();
+    tracker = null;
+    Result leaderless = status("status");
+    assertThat(leaderless.code).isEqualTo(RackStatus.LEADER_MISSING);
+    assertThat(leaderless.out).contains("Tracker leader: NONE");
+    assertThat(leaderless.out).contains(servers.get(0).endpoint());
+  }
+
+  @Test
+  void badUsageExits64AndAnUnreachableZooKeeperExits3() throws Exception {
+    assertThat(status("stats").code).isEqualTo(RackStatus.USAGE);
+    assertThat(status("status", "--verbose").code).isEqualTo(RackStatus.USAGE);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        SpongeStatus.run(
+            List.of(
+                "status",
+                "-Dsponge.zookeeper.quorum=127.0.0.1:" + freePort(),
+                "-Dsponge.zookeeper.connect.timeout=1s"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(RackStatus.OTHER_FAILURE);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("cannot reach ZooKeeper")
+        .contains("sponge.zookeeper.quorum");
+    int noQuorum =
+        SpongeStatus.run(
+            List.of("status"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(noQuorum).isEqualTo(RackStatus.OTHER_FAILURE);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("sponge.zookeeper.quorum");
+  }
+
+  private static JsonNode server(JsonNode root, String address) {
+    for (JsonNode server : root.get("servers")) {
+      if (server.get("address").asText().equals(address)) {
+        return server;
+      }
+    }
+    throw new AssertionError("no server " + address + " in " + root);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static final class Result {
+    final int code;
+    final String out;
+    final String err;
+
+    Result(int code, String out, String err) {
+      this.code = code;
+      this.out = out;
+      this.err = err;
+    }
+  }
+}

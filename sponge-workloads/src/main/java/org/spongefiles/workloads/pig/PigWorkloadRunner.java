@@ -1,0 +1,213 @@
+package org.spongefiles.workloads.pig;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.hadoop.mapred.Counters;
+import org.apache.pig.ExecType;
+import org.apache.pig.PigServer;
+import org.apache.pig.backend.executionengine.ExecJob;
+import org.apache.pig.tools.pigstats.JobStats;
+import org.apache.pig.tools.pigstats.PigStats;
+
+/**
+ * Runs the Pig queries in this JVM, a child with its own heap and {@code java.io.tmpdir} started by
+ * {@link PigJvm}, and prints one line per query for the parent:
+ *
+ * <pre>
+ * QUERY name=anchortext mode=local millis=5321 output=/.../out tmp_bytes=0 tmp_files=0 tmp_store=/dev/sda1 memory_cgroup=/ tmp_bag_files_left=0 POOL_BYTES_WRITTEN=...
+ * </pre>
+ *
+ * with the SpongeFiles counters of the query's jobs, the file store of java.io.tmpdir and the JVM's
+ * memory cgroup (where the node sweep placed it), and {@code DONE} at the end. Arguments: {@code
+ * --mode local|mapreduce --input DIR --work DIR --queries anchortext,quantiles --properties FILE
+ * [--pressure-ms N] [--tmp-writes]}.
+ */
+public final class PigWorkloadRunner {
+  private static final String GROUP = "SpongeFiles";
+
+  private PigWorkloadRunner() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = parse(args);
+    ExecType mode = "mapreduce".equals(options.get("mode")) ? ExecType.MAPREDUCE : ExecType.LOCAL;
+    Path input = Path.of(require(options, "input"));
+    Path work = Path.of(require(options, "work"));
+    Properties properties = new Properties();
+    try (InputStream in = Files.newInputStream(Path.of(require(options, "properties")))) {
+      properties.load(in);
+    }
+    long pressureMillis = Long.parseLong(options.getOrDefault("pressure-ms", "0"));
+    PigSpillPressure pressure = pressureMillis > 0 ? PigSpillPressure.start(pressureMillis) : null;
+    try {
+      for (String name : require(options, "queries").split(",")) {
+        PigQuery query = PigQuery.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        run(query, mode, input, work, properties, options.containsKey("tmp-writes"));
+      }
+    } finally {
+      if (pressure != null) {
+        pressure.close();
+      }
+    }
+    System.out.println("DONE");
+    System.out.flush();
+    // Pig leaves non-daemon threads behind; exiting runs the shutdown hooks that free SpongeFiles.
+    System.exit(0);
+  }
+
+  private static void run(
+      PigQuery query,
+      ExecType mode,
+      Path input,
+      Path work,
+      Properties properties,
+      boolean measureTmp)
+      throws IOException {
+    String label = query.label() + "-" + mode.name().toLowerCase(Locale.ROOT);
+    Path output = work.resolve("out-" + label);
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    TmpWrites writes = measureTmp ? new TmpWrites(tmp, work.resolve(label + ".jfr")) : null;
+    PigServer pig = new PigServer(mode, properties);
+    long start = System.nanoTime();
+    List<ExecJob> jobs;
+    try {
+      pig.setBatchOn();
+      for (String statement : query.statements(input.toUri().toString(), output.toString())) {
+        pig.registerQuery(statement);
+      }
+      jobs = pig.executeBatch();
+    } finally {
+      pig.shutdown();
+    }
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    for (ExecJob job : jobs) {
+      if (job.getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
+        throw new IllegalStateException(
+            query + " failed: " + failure(job.getStatistics()), job.getException());
+      }
+    }
+    StringBuilder line = new StringBuilder("QUERY");
+    line.append(" name=").append(query.label());
+    line.append(" mode=").append(mode.name().toLowerCase(Locale.ROOT));
+    line.append(" millis=").append(millis);
+    line.append(" output=").append(output);
+    if (writes != null) {
+      writes.stop();
+      writes.close();
+      line.append(" tmp_bytes=").append(writes.bytes());
+      line.append(" tmp_files=").append(writes.files());
+    }
+    line.append(" tmp_store=").append(Files.getFileStore(tmp).name());
+    String cgroup = memoryCgroup();
+    if (!cgroup.isEmpty()) {
+      line.append(" memory_cgroup=").append(cgroup);
+    }
+    for (Map.Entry<String, Long> io : blockIo().entrySet()) {
+      line.append(' ').append(io.getKey()).append('=').append(io.getValue());
+    }
+    // Pig keeps its own scratch files there until exit; spill files of bags start with "pigbag".
+    String[] left = tmp.toFile().list((dir, name) -> name.startsWith("pigbag"));
+    line.append(" tmp_bag_files_left=").append(left == null ? 0 : left.length);
+    for (Map.Entry<String, Long> counter : counters(jobs).entrySet()) {
+      line.append(' ').append(counter.getKey()).append('=').append(counter.getValue());
+    }
+    System.out.println(line);
+    System.out.flush();
+  }
+
+  /**
+   * What this JVM has made the kernel read from and write to block devices so far (Linux {@code
+   * /proc/self/io}; written bytes are counted when pages are dirtied, cancelled ones belonged to
+   * files deleted before they were written back). Empty elsewhere.
+   */
+  private static Map<String, Long> blockIo() throws IOException {
+    Map<String, Long> io = new LinkedHashMap<>();
+    Path proc = Path.of("/proc/self/io");
+    if (Files.isReadable(proc)) {
+      for (String entry : Files.readAllLines(proc)) {
+        String[] parts = entry.split(":\\s*");
+        if (parts.length == 2
+            && (parts[0].equals("read_bytes")
+                || parts[0].equals("write_bytes")
+                || parts[0].equals("cancelled_write_bytes"))) {
+          io.put("block_" + parts[0], Long.parseLong(parts[1].trim()));
+        }
+      }
+    }
+    return io;
+  }
+
+  /** This JVM's cgroup v1 memory group ({@code /proc/self/cgroup}); empty where there is none. */
+  private static String memoryCgroup() throws IOException {
+    Path proc = Path.of("/proc/self/cgroup");
+    if (Files.isReadable(proc)) {
+      for (String entry : Files.readAllLines(proc)) {
+        String[] parts = entry.split(":", 3);
+        if (parts.length == 3 && parts[1].equals("memory")) {
+          return parts[2];
+        }
+      }
+    }
+    return "";
+  }
+
+  /** Why Pig says the query failed, with each failed job's message. */
+  private static String failure(PigStats stats) {
+    StringBuilder why = new StringBuilder(String.valueOf(stats.getErrorMessage()));
+    for (JobStats job : stats.getJobGraph()) {
+      if (!job.isSuccessful()) {
+        why.append("; job ").append(job.getJobId()).append(": ").append(job.getErrorMessage());
+      }
+    }
+    return why.toString();
+  }
+
+  /** The SpongeFiles counters and Pig's spill counters, summed over the query's jobs. */
+  private static Map<String, Long> counters(List<ExecJob> jobs) {
+    Map<String, Long> sums = new LinkedHashMap<>();
+    PigStats stats = jobs.isEmpty() ? PigStats.get() : jobs.get(0).getStatistics();
+    for (JobStats job : stats.getJobGraph()) {
+      Counters counters = job.getHadoopCounters();
+      if (counters == null) {
+        continue;
+      }
+      for (Counters.Group group : counters) {
+        if (group.getName().equals(GROUP) || group.getName().equals("org.apache.pig.PigCounters")) {
+          for (Counters.Counter counter : group) {
+            sums.merge(counter.getName(), counter.getValue(), Long::sum);
+          }
+        }
+      }
+    }
+    return sums;
+  }
+
+  private static String require(Map<String, String> options, String name) {
+    String value = options.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("--" + name + " is required");
+    }
+    return value;
+  }
+
+  private static Map<String, String> parse(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    List<String> rest = new ArrayList<>(List.of(args));
+    while (!rest.isEmpty()) {
+      String flag = rest.remove(0);
+      if (!flag.startsWith("--")) {
+        throw new IllegalArgumentException("Unexpected argument " + flag);
+      }
+      boolean valued = !rest.isEmpty() && !rest.get(0).startsWith("--");
+      options.put(flag.substring(2), valued ? rest.remove(0) : "");
+    }
+    return options;
+  }
+}
