@@ -109,51 +109,54 @@ final class PoolService {
           peer,
           "ALLOCATE of " + count + " chunks (expected 1 to " + MAX_ALLOCATE + ")");
     }
-    int allowed = count;
-    if (quotaChunks > 0) {
-      long left = quotaChunks - ledger.chunks(owner);
-      if (left <= 0) {
-        throw new WireException(
-            ErrorCode.QUOTA_EXCEEDED,
-            peer,
-            "the session holds its quota of "
-                + quotaChunks
-                + " chunks (sponge.server.quota.per.task) on node "
-                + endpoint);
-      }
-      allowed = (int) Math.min(count, left);
-    }
-    if (nodeQuotaChunks > 0 && owner.host() != 0) {
-      long left = nodeQuotaChunks - ledger.hostChunks(owner);
-      if (left <= 0) {
-        throw new WireException(
-            ErrorCode.QUOTA_EXCEEDED,
-            peer,
-            "node "
-                + pool.hostName(owner.host())
-                + " holds its quota of "
-                + nodeQuotaChunks
-                + " chunks (sponge.server.quota.per.node) on node "
-                + endpoint);
-      }
-      allowed = (int) Math.min(allowed, left);
-    }
     List<PoolChunk> chunks;
-    try {
-      chunks = pool.allocate(owner, allowed);
-    } catch (IOException e) {
-      throw new WireException(ErrorCode.POOL_FULL, peer, "pool busy: " + e.getMessage());
+    try (QuotaLedger.Reservation reservation =
+        ledger.reserve(owner, count, quotaChunks, nodeQuotaChunks)) {
+      if (reservation.granted() == 0) {
+        throw overQuota(owner, reservation, peer);
+      }
+      try {
+        chunks = pool.allocate(owner, reservation.granted());
+      } catch (IOException e) {
+        throw new WireException(ErrorCode.POOL_FULL, peer, "pool busy: " + e.getMessage());
+      }
+      reservation.keep(chunks.size());
     }
     if (chunks.isEmpty()) {
       throw new WireException(
           ErrorCode.POOL_FULL, peer, "no free chunk in the pool of " + endpoint);
     }
-    ledger.add(owner, chunks.size());
     List<ChunkHandle> handles = new ArrayList<>(chunks.size());
     for (PoolChunk chunk : chunks) {
       handles.add(new ChunkHandle(chunk.index(), chunk.generation()));
     }
     return handles;
+  }
+
+  private WireException overQuota(
+      ChunkOwner owner, QuotaLedger.Reservation reservation, String peer) {
+    if (reservation.refusedBy() == QuotaLedger.Limit.SESSION) {
+      return new WireException(
+          ErrorCode.QUOTA_EXCEEDED,
+          peer,
+          "the session holds "
+              + reservation.held()
+              + " chunks, its quota of "
+              + quotaChunks
+              + " (sponge.server.quota.per.task) on node "
+              + endpoint);
+    }
+    return new WireException(
+        ErrorCode.QUOTA_EXCEEDED,
+        peer,
+        "node "
+            + pool.hostName(owner.host())
+            + " holds "
+            + reservation.held()
+            + " chunks, its quota of "
+            + nodeQuotaChunks
+            + " (sponge.server.quota.per.node) on node "
+            + endpoint);
   }
 
   void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
@@ -220,14 +223,14 @@ final class PoolService {
     for (ChunkHandle handle : handles) {
       chunks.add(poolChunk(handle));
     }
-    int freed =
-        pins.release(
-            chunks,
-            PoolChunk::index,
-            chunk -> pool.isOwnedBy(chunk, owner),
-            some -> pool.free(owner, some));
-    ledger.subtract(owner, freed);
-    return freed;
+    return ledger.free(
+        owner,
+        () ->
+            pins.release(
+                chunks,
+                PoolChunk::index,
+                chunk -> pool.isOwnedBy(chunk, owner),
+                some -> pool.free(owner, some)));
   }
 
   ServerStats stats() {
