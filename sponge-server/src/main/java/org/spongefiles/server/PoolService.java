@@ -2,6 +2,7 @@ package org.spongefiles.server;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,7 @@ final class PoolService {
   private final QuotaLedger ledger;
   private final ServerMetrics metrics;
   private final ChunkPins pins;
+  private final NodeClaims claims;
 
   PoolService(
       SharedPool pool,
@@ -57,17 +59,15 @@ final class PoolService {
     this.ledger = ledger;
     this.metrics = metrics;
     this.pins = pins;
+    this.claims = new NodeClaims(endpoint, new ThisHost());
   }
 
   /**
-   * The name under which a client's node is recorded in the pool's host table: this node is 0; a
-   * remote node is its server's endpoint, or {@code ?<address>} when it named none.
+   * The name under which a client's node is recorded in the pool's host table (see {@link
+   * NodeClaims}): this node is the empty key.
    */
-  String nodeKey(Hello hello, String peerHost) {
-    if (hello.livenessEndpoint.equals(endpoint)) {
-      return "";
-    }
-    return hello.livenessEndpoint.isEmpty() ? "?" + peerHost : hello.livenessEndpoint;
+  String nodeKey(Hello hello, InetAddress source, String peerHost) {
+    return claims.nodeKey(hello, source, peerHost);
   }
 
   /**

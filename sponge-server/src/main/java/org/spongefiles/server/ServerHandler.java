@@ -240,7 +240,7 @@ final class ServerHandler extends RequestHandler {
         remote instanceof InetSocketAddress
             ? ((InetSocketAddress) remote).getHostString()
             : String.valueOf(remote);
-    String node = service.nodeKey(accepted, peerHost);
+    String node = service.nodeKey(accepted, address, peerHost);
     byte[] ticket =
         accepted.ticket.length == 0 ? limits.sessions.issue(accepted, node) : accepted.ticket;
     try {
