@@ -10,6 +10,7 @@ import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.pool.WrittenExtents;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ErrorCode;
@@ -163,22 +164,29 @@ final class PoolService {
     ByteBuffer target = writeTarget(owner, range, peer);
     try {
       data.getBytes(data.readerIndex(), target);
+      written(range);
     } finally {
       unpin(range);
     }
-    written(range);
   }
 
   /**
    * The pool bytes of {@code range} (position 0, limit its length) for a WRITE's data, after the
-   * checks of {@link #write}; {@link #written} counts them once they are in. The chunk stays pinned
-   * until {@link #unpin}.
+   * checks of {@link #write}; {@link #written} records them once they are in, before {@link
+   * #unpin}. A WRITE that starts past what the session has written to the chunk zeroes the gap
+   * first, so that no earlier owner's bytes come to lie below the written length.
    */
   ByteBuffer writeTarget(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     pinOwned(owner, range, peer);
-    ByteBuffer target = pool.chunkBuffer(range.chunk.index);
-    target.position(range.offset).limit(range.offset + range.length);
-    return target.slice();
+    ByteBuffer chunk = pool.chunkBuffer(range.chunk.index);
+    int written = pool.writtenLength(poolChunk(range.chunk));
+    if (written != WrittenExtents.UNKNOWN && range.offset > written) {
+      chunk.position(written).limit(range.offset);
+      chunk.put(new byte[range.offset - written]);
+      chunk.clear();
+    }
+    chunk.position(range.offset).limit(range.offset + range.length);
+    return chunk.slice();
   }
 
   /** Throws NO_SUCH_CHUNK unless {@code owner} owns the chunk of {@code range}. */
@@ -189,21 +197,36 @@ final class PoolService {
     requireOwned(owner, range.chunk, peer);
   }
 
-  /** A WRITE's data is in the pool. */
+  /**
+   * A WRITE's data is in the pool: the session's from now on. Called while the chunk is still
+   * pinned, so a FREE that waits for the pin lends the chunk again only after this.
+   */
   void written(ChunkRange range) {
+    pool.written(poolChunk(range.chunk), range.offset + range.length);
     metrics.bytesWritten.inc(range.length);
   }
 
   /**
    * A read-only view of the range, sent without copying; the chunk stays pinned until {@link
-   * #unpin}, to be called once the view is sent or dropped.
+   * #unpin}, to be called once the view is sent or dropped. Bytes past what the session has written
+   * to the chunk are answered as zeros (in a copy: only a peer reading what it never wrote gets
+   * one), never as the bytes an earlier owner left there.
    */
   ByteBuffer read(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     pinOwned(owner, range, peer);
     ByteBuffer view = pool.chunkBuffer(range.chunk.index).asReadOnlyBuffer();
     view.position(range.offset).limit(range.offset + range.length);
     metrics.bytesRead.inc(range.length);
-    return view.slice();
+    int written = pool.writtenLength(poolChunk(range.chunk));
+    if (written == WrittenExtents.UNKNOWN || range.offset + range.length <= written) {
+      return view.slice();
+    }
+    ByteBuffer copy = ByteBuffer.allocate(range.length);
+    if (written > range.offset) {
+      view.limit(written);
+      copy.put(view);
+    }
+    return copy.clear();
   }
 
   /** Ends the I/O of a {@link #read} or {@link #writeTarget} on the chunk of {@code range}. */
