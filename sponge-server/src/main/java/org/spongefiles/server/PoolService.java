@@ -2,6 +2,7 @@ package org.spongefiles.server;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
+import org.spongefiles.core.pool.WrittenExtents;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ErrorCode;
@@ -39,6 +41,7 @@ final class PoolService {
   private final QuotaLedger ledger;
   private final ServerMetrics metrics;
   private final ChunkPins pins;
+  private final NodeClaims claims;
 
   PoolService(
       SharedPool pool,
@@ -57,17 +60,15 @@ final class PoolService {
     this.ledger = ledger;
     this.metrics = metrics;
     this.pins = pins;
+    this.claims = new NodeClaims(endpoint, new ThisHost());
   }
 
   /**
-   * The name under which a client's node is recorded in the pool's host table: this node is 0; a
-   * remote node is its server's endpoint, or {@code ?<address>} when it named none.
+   * The name under which a client's node is recorded in the pool's host table (see {@link
+   * NodeClaims}): this node is the empty key.
    */
-  String nodeKey(Hello hello, String peerHost) {
-    if (hello.livenessEndpoint.equals(endpoint)) {
-      return "";
-    }
-    return hello.livenessEndpoint.isEmpty() ? "?" + peerHost : hello.livenessEndpoint;
+  String nodeKey(Hello hello, InetAddress source, String peerHost) {
+    return claims.nodeKey(hello, source, peerHost);
   }
 
   /**
@@ -109,46 +110,23 @@ final class PoolService {
           peer,
           "ALLOCATE of " + count + " chunks (expected 1 to " + MAX_ALLOCATE + ")");
     }
-    int allowed = count;
-    if (quotaChunks > 0) {
-      long left = quotaChunks - ledger.chunks(owner);
-      if (left <= 0) {
-        throw new WireException(
-            ErrorCode.QUOTA_EXCEEDED,
-            peer,
-            "the session holds its quota of "
-                + quotaChunks
-                + " chunks (sponge.server.quota.per.task) on node "
-                + endpoint);
-      }
-      allowed = (int) Math.min(count, left);
-    }
-    if (nodeQuotaChunks > 0 && owner.host() != 0) {
-      long left = nodeQuotaChunks - ledger.hostChunks(owner);
-      if (left <= 0) {
-        throw new WireException(
-            ErrorCode.QUOTA_EXCEEDED,
-            peer,
-            "node "
-                + pool.hostName(owner.host())
-                + " holds its quota of "
-                + nodeQuotaChunks
-                + " chunks (sponge.server.quota.per.node) on node "
-                + endpoint);
-      }
-      allowed = (int) Math.min(allowed, left);
-    }
     List<PoolChunk> chunks;
-    try {
-      chunks = pool.allocate(owner, allowed);
-    } catch (IOException e) {
-      throw new WireException(ErrorCode.POOL_FULL, peer, "pool busy: " + e.getMessage());
+    try (QuotaLedger.Reservation reservation =
+        ledger.reserve(owner, count, quotaChunks, nodeQuotaChunks)) {
+      if (reservation.granted() == 0) {
+        throw overQuota(owner, reservation, peer);
+      }
+      try {
+        chunks = pool.allocate(owner, reservation.granted());
+      } catch (IOException e) {
+        throw new WireException(ErrorCode.POOL_FULL, peer, "pool busy: " + e.getMessage());
+      }
+      reservation.keep(chunks.size());
     }
     if (chunks.isEmpty()) {
       throw new WireException(
           ErrorCode.POOL_FULL, peer, "no free chunk in the pool of " + endpoint);
     }
-    ledger.add(owner, chunks.size());
     List<ChunkHandle> handles = new ArrayList<>(chunks.size());
     for (PoolChunk chunk : chunks) {
       handles.add(new ChunkHandle(chunk.index(), chunk.generation()));
@@ -156,26 +134,59 @@ final class PoolService {
     return handles;
   }
 
+  private WireException overQuota(
+      ChunkOwner owner, QuotaLedger.Reservation reservation, String peer) {
+    if (reservation.refusedBy() == QuotaLedger.Limit.SESSION) {
+      return new WireException(
+          ErrorCode.QUOTA_EXCEEDED,
+          peer,
+          "the session holds "
+              + reservation.held()
+              + " chunks, its quota of "
+              + quotaChunks
+              + " (sponge.server.quota.per.task) on node "
+              + endpoint);
+    }
+    return new WireException(
+        ErrorCode.QUOTA_EXCEEDED,
+        peer,
+        "node "
+            + pool.hostName(owner.host())
+            + " holds "
+            + reservation.held()
+            + " chunks, its quota of "
+            + nodeQuotaChunks
+            + " (sponge.server.quota.per.node) on node "
+            + endpoint);
+  }
+
   void write(ChunkOwner owner, ChunkRange range, ByteBuf data, String peer) throws WireException {
     ByteBuffer target = writeTarget(owner, range, peer);
     try {
       data.getBytes(data.readerIndex(), target);
+      written(range);
     } finally {
       unpin(range);
     }
-    written(range);
   }
 
   /**
    * The pool bytes of {@code range} (position 0, limit its length) for a WRITE's data, after the
-   * checks of {@link #write}; {@link #written} counts them once they are in. The chunk stays pinned
-   * until {@link #unpin}.
+   * checks of {@link #write}; {@link #written} records them once they are in, before {@link
+   * #unpin}. A WRITE that starts past what the session has written to the chunk zeroes the gap
+   * first, so that no earlier owner's bytes come to lie below the written length.
    */
   ByteBuffer writeTarget(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     pinOwned(owner, range, peer);
-    ByteBuffer target = pool.chunkBuffer(range.chunk.index);
-    target.position(range.offset).limit(range.offset + range.length);
-    return target.slice();
+    ByteBuffer chunk = pool.chunkBuffer(range.chunk.index);
+    int written = pool.writtenLength(poolChunk(range.chunk));
+    if (written != WrittenExtents.UNKNOWN && range.offset > written) {
+      chunk.position(written).limit(range.offset);
+      chunk.put(new byte[range.offset - written]);
+      chunk.clear();
+    }
+    chunk.position(range.offset).limit(range.offset + range.length);
+    return chunk.slice();
   }
 
   /** Throws NO_SUCH_CHUNK unless {@code owner} owns the chunk of {@code range}. */
@@ -186,21 +197,36 @@ final class PoolService {
     requireOwned(owner, range.chunk, peer);
   }
 
-  /** A WRITE's data is in the pool. */
+  /**
+   * A WRITE's data is in the pool: the session's from now on. Called while the chunk is still
+   * pinned, so a FREE that waits for the pin lends the chunk again only after this.
+   */
   void written(ChunkRange range) {
+    pool.written(poolChunk(range.chunk), range.offset + range.length);
     metrics.bytesWritten.inc(range.length);
   }
 
   /**
    * A read-only view of the range, sent without copying; the chunk stays pinned until {@link
-   * #unpin}, to be called once the view is sent or dropped.
+   * #unpin}, to be called once the view is sent or dropped. Bytes past what the session has written
+   * to the chunk are answered as zeros (in a copy: only a peer reading what it never wrote gets
+   * one), never as the bytes an earlier owner left there.
    */
   ByteBuffer read(ChunkOwner owner, ChunkRange range, String peer) throws WireException {
     pinOwned(owner, range, peer);
     ByteBuffer view = pool.chunkBuffer(range.chunk.index).asReadOnlyBuffer();
     view.position(range.offset).limit(range.offset + range.length);
     metrics.bytesRead.inc(range.length);
-    return view.slice();
+    int written = pool.writtenLength(poolChunk(range.chunk));
+    if (written == WrittenExtents.UNKNOWN || range.offset + range.length <= written) {
+      return view.slice();
+    }
+    ByteBuffer copy = ByteBuffer.allocate(range.length);
+    if (written > range.offset) {
+      view.limit(written);
+      copy.put(view);
+    }
+    return copy.clear();
   }
 
   /** Ends the I/O of a {@link #read} or {@link #writeTarget} on the chunk of {@code range}. */
@@ -220,14 +246,14 @@ final class PoolService {
     for (ChunkHandle handle : handles) {
       chunks.add(poolChunk(handle));
     }
-    int freed =
-        pins.release(
-            chunks,
-            PoolChunk::index,
-            chunk -> pool.isOwnedBy(chunk, owner),
-            some -> pool.free(owner, some));
-    ledger.subtract(owner, freed);
-    return freed;
+    return ledger.free(
+        owner,
+        () ->
+            pins.release(
+                chunks,
+                PoolChunk::index,
+                chunk -> pool.isOwnedBy(chunk, owner),
+                some -> pool.free(owner, some)));
   }
 
   ServerStats stats() {

@@ -76,7 +76,7 @@ final class Reclaimer implements Runnable {
     if (remoteFreed > 0) {
       metrics.reclaimed.labelValues("remote").inc(remoteFreed);
     }
-    ledger.rebuild(pool.owners());
+    ledger.rebuild(pool::owners);
     return local + remoteFreed;
   }
 

@@ -178,12 +178,14 @@ final class ServerHandler extends RequestHandler {
 
   /** Answers a WRITE whose data {@link ServerFrameDecoder} received into the pool (or dropped). */
   private void written(ChannelHandlerContext ctx, ServerFrameDecoder.StreamedWrite write) {
+    if (write.refusal() == null) {
+      service.written(write.range); // recorded while the chunk is still pinned
+    }
     endStreaming(); // the data is in the chunk or dropped: done with it before answering
     try {
       if (write.refusal() != null) {
         fail(ctx, write.requestId, write.refusal());
       } else {
-        service.written(write.range);
         metrics.requests.labelValues(Opcode.WRITE.name()).inc();
         reply(ctx, Opcode.WRITTEN, write.requestId, ByteBuffer.allocate(0));
       }
@@ -240,7 +242,7 @@ final class ServerHandler extends RequestHandler {
         remote instanceof InetSocketAddress
             ? ((InetSocketAddress) remote).getHostString()
             : String.valueOf(remote);
-    String node = service.nodeKey(accepted, peerHost);
+    String node = service.nodeKey(accepted, address, peerHost);
     byte[] ticket =
         accepted.ticket.length == 0 ? limits.sessions.issue(accepted, node) : accepted.ticket;
     try {

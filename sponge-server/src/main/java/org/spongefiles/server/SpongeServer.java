@@ -110,7 +110,7 @@ public final class SpongeServer implements RunningDaemon {
     this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
     QuotaLedger ledger = new QuotaLedger();
     ChunkPins pins = new ChunkPins();
-    ledger.rebuild(pool.owners());
+    ledger.rebuild(pool::owners);
     ClientIdentity self =
         new ClientIdentity(
             endpoint,

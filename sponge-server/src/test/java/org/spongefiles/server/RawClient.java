@@ -22,7 +22,15 @@ final class RawClient implements AutoCloseable {
   private final OutputStream out;
 
   RawClient(InetSocketAddress server) throws IOException {
+    this(server, null);
+  }
+
+  /** A client whose socket is bound to {@code source} (any local address when null). */
+  RawClient(InetSocketAddress server, java.net.InetAddress source) throws IOException {
     socket = new Socket();
+    if (source != null) {
+      socket.bind(new InetSocketAddress(source, 0));
+    }
     socket.connect(server, 2000);
     socket.setSoTimeout(5000);
     in = new DataInputStream(socket.getInputStream());

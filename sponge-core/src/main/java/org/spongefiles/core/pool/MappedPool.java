@@ -33,6 +33,7 @@ final class MappedPool {
   private final PoolLock lock;
   private final OwnerTable table;
   private final SegmentChannels files;
+  private final WrittenExtents extents;
   private int handles;
 
   MappedPool(
@@ -40,7 +41,8 @@ final class MappedPool {
       PoolLayout layout,
       MappedByteBuffer header,
       MappedByteBuffer[] segments,
-      long poolId) {
+      long poolId,
+      WrittenExtents extents) {
     this.spec = spec;
     this.layout = layout;
     this.header = header;
@@ -54,6 +56,7 @@ final class MappedPool {
       paths[s] = PoolFiles.segmentFile(spec.dir(), spec.name(), poolId, s);
     }
     this.files = new SegmentChannels(paths);
+    this.extents = extents;
   }
 
   synchronized void retain() {
@@ -75,7 +78,7 @@ final class MappedPool {
   }
 
   List<PoolChunk> allocate(ChunkOwner owner, int count) throws IOException {
-    return locked(() -> table.allocate(owner, count));
+    return locked(() -> table.allocate(owner, count, extents));
   }
 
   int free(ChunkOwner owner, Collection<PoolChunk> chunks) throws IOException {
@@ -160,6 +163,21 @@ final class MappedPool {
 
   private long fileOffset(int index, int offset) {
     return (long) (index % layout.chunksPerSegment) * layout.chunkSize + offset;
+  }
+
+  WrittenExtents extents() {
+    return extents;
+  }
+
+  /** Writes zeros over bytes {@code from} to {@code to} of chunk {@code index}. */
+  void zero(int index, int from, int to) throws IOException {
+    ByteBuffer zeros = ByteBuffer.allocate(Math.min(to - from, 64 << 10));
+    for (int at = from; at < to; ) {
+      int length = Math.min(zeros.capacity(), to - at);
+      zeros.clear().limit(length);
+      write(index, at, zeros);
+      at += length;
+    }
   }
 
   /** A writable view of chunk {@code index}'s bytes. */

@@ -41,8 +41,11 @@ final class OwnerTable {
     return (int) words.getLong(OFF_FREE_COUNT);
   }
 
-  /** Pops up to {@code count} free chunks for {@code owner}. Lock held. */
-  List<PoolChunk> allocate(ChunkOwner owner, int count) {
+  /**
+   * Pops up to {@code count} free chunks for {@code owner}, recording each in {@code extents} as
+   * lent and unwritten before its entry names the owner. Lock held.
+   */
+  List<PoolChunk> allocate(ChunkOwner owner, int count, WrittenExtents extents) {
     List<PoolChunk> chunks = new ArrayList<>(Math.min(count, 64));
     int free = freeCount();
     while (chunks.size() < count && free > 0) {
@@ -55,6 +58,7 @@ final class OwnerTable {
         continue;
       }
       long generation = words.getLong(entry + ENTRY_GENERATION) + 1;
+      extents.lent(chunk, generation);
       words.setInt(entry + ENTRY_HOST, owner.host());
       words.setLong(entry + ENTRY_START, owner.startMillis());
       words.setLong(entry + ENTRY_TASK, owner.task());

@@ -99,7 +99,7 @@ final class PoolFiles {
       }
       segments[s] = mapSegment(file, layout.segmentBytes(s), meta);
     }
-    return new MappedPool(spec, layout, header, segments, poolId);
+    return new MappedPool(spec, layout, header, segments, poolId, extents(spec, layout, poolId));
   }
 
   private static PoolLayout validate(Path meta, MappedWords words, long size)
@@ -213,7 +213,7 @@ final class PoolFiles {
           layout.chunkCount,
           layout.chunkSize,
           layout.segmentCount);
-      return new MappedPool(spec, layout, header, segments, poolId);
+      return new MappedPool(spec, layout, header, segments, poolId, extents(spec, layout, poolId));
     } finally {
       if (!published) {
         for (Path file : made) {
@@ -236,6 +236,29 @@ final class PoolFiles {
     words.setInt(OFF_HOST_SLOTS, layout.hostSlots);
     new OwnerTable(layout, words).format();
     words.setLong(OFF_MAGIC, MAGIC); // last: a file with the magic is fully formatted
+  }
+
+  /**
+   * The pool's written extents, in the file every process of the node shares; this process's own
+   * when the file can be neither found nor made (a pool directory tasks may not write to, with a
+   * pool made by a build without extents): then the extents hold for the chunks this process lends
+   * and reads, and a WARN says so.
+   */
+  private static WrittenExtents extents(PoolSpec spec, PoolLayout layout, long poolId)
+      throws IOException {
+    Path file = WrittenExtents.file(spec.dir(), spec.name(), poolId);
+    try {
+      return WrittenExtents.open(file, layout.chunkCount, spec.permissions());
+    } catch (PoolFormatException e) {
+      throw e;
+    } catch (IOException e) {
+      LOG.warn(
+          "Cannot use the written extents {} of pool {} ({}); this process keeps its own",
+          file,
+          spec.metadataFile(),
+          e.toString());
+      return WrittenExtents.inMemory(layout.chunkCount);
+    }
   }
 
   static Path segmentFile(Path dir, String name, long poolId, int segment) {

@@ -19,6 +19,8 @@ import java.util.SplittableRandom;
  *   <li>{@code churn <dir> <name> <iterations> <seed>}: allocates and frees chunks at random,
  *       stamping each chunk it gets with its pid and the chunk index, then prints {@code HELD
  *       index:generation ...} and exits.
+ *   <li>{@code fill <dir> <name> <chunks>}: allocates chunks, writes every byte of each with {@link
+ *       #pattern}, prints {@code FILLED index ...} and waits to be killed.
  *   <li>{@code hold <dir> <name> <chunks>}: allocates chunks, then takes the pool lock and keeps
  *       it; prints {@code READY} and waits to be killed.
  * </ul>
@@ -38,6 +40,9 @@ public final class PoolChild {
         break;
       case "churn":
         churn(spec, Integer.parseInt(args[3]), Long.parseLong(args[4]));
+        break;
+      case "fill":
+        fill(spec, Integer.parseInt(args[3]));
         break;
       case "hold":
         hold(spec, Integer.parseInt(args[3]));
@@ -81,6 +86,27 @@ public final class PoolChild {
       }
       System.out.println(line);
     }
+  }
+
+  /** The byte {@code fill} writes at {@code offset} of chunk {@code chunk}: never 0. */
+  static byte pattern(int chunk, int offset) {
+    return (byte) (0x80 | ((chunk * 31 + offset) & 0x7f));
+  }
+
+  private static void fill(PoolSpec spec, int chunks) throws Exception {
+    SharedPool pool = SharedPool.open(spec);
+    StringBuilder line = new StringBuilder("FILLED");
+    for (PoolChunk chunk : pool.allocate(ChunkOwner.currentProcess("filler"), chunks)) {
+      ByteBuffer bytes = ByteBuffer.allocate(pool.chunkSize());
+      for (int i = 0; i < bytes.capacity(); i++) {
+        bytes.put(i, pattern(chunk.index(), i));
+      }
+      pool.write(chunk.index(), 0, bytes);
+      line.append(' ').append(chunk.index());
+    }
+    System.out.println(line);
+    System.out.flush();
+    Thread.sleep(Long.MAX_VALUE);
   }
 
   private static void hold(PoolSpec spec, int chunks) throws Exception {

@@ -62,8 +62,9 @@ class PoolCrossProcessTest {
       try (Stream<Path> files = Files.list(dir)) {
         List<String> names =
             files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
-        // One metadata file and 4 segments of 16 MiB; no temporary or losing files left behind.
-        assertThat(names).hasSize(5).contains("x.meta");
+        // One metadata file, 4 segments of 16 MiB and the written extents; no temporary or losing
+        // files left behind.
+        assertThat(names).hasSize(6).contains("x.meta").anyMatch(n -> n.endsWith(".extents"));
         assertThat(names).noneMatch(n -> n.contains("tmp"));
       }
       try (SharedPool pool = SharedPool.open(spec())) {

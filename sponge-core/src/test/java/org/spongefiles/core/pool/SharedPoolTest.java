@@ -43,8 +43,8 @@ class SharedPoolTest {
       assertThat(first.chunkCount()).isEqualTo(64);
       assertThat(first.chunkSize()).isEqualTo(64 << 10);
       assertThat(first.freeChunks()).isEqualTo(64);
-      // 4 MiB in 1 MiB segments: four segment files beside the metadata file.
-      assertThat(TestDirs.countFiles(dir)).isEqualTo(5);
+      // 4 MiB in 1 MiB segments: four segment files and the written extents beside the metadata.
+      assertThat(TestDirs.countFiles(dir)).isEqualTo(6);
       try (SharedPool second = SharedPool.open(spec(999L << 20, 1 << 20))) {
         assertThat(second.poolId()).isEqualTo(first.poolId());
         assertThat(second.chunkSize())
