@@ -13,8 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.testing.ChildJvm;
-import org.spongefiles.core.testing.TestDirs;
+import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.TestDirs;
 
 /**
  * A pool chunk's bytes never reach its next owner: a chunk freed, or reclaimed from a killed
