@@ -116,9 +116,13 @@ class QuotaConcurrencyTest {
     @Override
     public void run() {
       while (!stop.get()) {
+        List<OwnerEntry> owners = stableOwners();
+        if (owners == null) {
+          continue;
+        }
         Map<Long, Integer> byTask = new HashMap<>();
         int node = 0;
-        for (OwnerEntry entry : server.pool().owners()) {
+        for (OwnerEntry entry : owners) {
           byTask.merge(entry.owner().task(), 1, Integer::sum);
           node++;
         }
@@ -128,6 +132,33 @@ class QuotaConcurrencyTest {
         maxForNode.accumulateAndGet(node, Math::max);
         samples.incrementAndGet();
       }
+    }
+
+    /**
+     * The owner entries as they all were at one instant, or null. One scan of the table is not a
+     * snapshot (a chunk freed after the scan passed it and another allocated before the scan
+     * reaches it are both counted); two equal scans in a row are, since every change of owner also
+     * changes the entry's generation, so each entry held still from the end of the first scan to
+     * the second.
+     */
+    private List<OwnerEntry> stableOwners() {
+      List<OwnerEntry> first = server.pool().owners();
+      for (int tries = 0; tries < 10; tries++) {
+        List<OwnerEntry> second = server.pool().owners();
+        if (versions(second).equals(versions(first))) {
+          return first;
+        }
+        first = second;
+      }
+      return null;
+    }
+
+    private static List<String> versions(List<OwnerEntry> entries) {
+      List<String> versions = new ArrayList<>(entries.size());
+      for (OwnerEntry entry : entries) {
+        versions.add(entry.chunk() + ":" + entry.generation());
+      }
+      return versions;
     }
   }
 

@@ -1,8 +1,10 @@
 package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
@@ -69,6 +71,34 @@ class RemoteTierTest {
       file.delete();
     }
     assertThat(server.pool().freeChunks()).as("freed on delete and close").isEqualTo(64);
+  }
+
+  @Test
+  void aClosedTaskLeavesNoThreadBehind() throws Exception {
+    SpongeServer server = fixture.start("node-a", 64);
+    try (SpongeTask task =
+        SpongeTask.open(fixture.clientConf("node-x", 0, server), "attempt_r_threads")) {
+      SpongeFile file = task.create("remote");
+      byte[] digest = writeFile(file, 7, 6L * CHUNK);
+      assertReadsBack(file, digest, 6L * CHUNK);
+      assertThat(taskThreads("attempt_r_threads")).as("write-behind and read-ahead").isNotEmpty();
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(taskThreads("attempt_r_threads"))
+                    .as("threads of the closed task, and the watchdog of its connections")
+                    .isEmpty());
+  }
+
+  /** Live threads of {@code task} (its I/O threads) and the remote channels' watchdog. */
+  private static List<String> taskThreads(String task) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive)
+        .map(Thread::getName)
+        .filter(name -> name.contains(task) || name.equals("sponge-remote-watchdog"))
+        .collect(Collectors.toList());
   }
 
   @Test

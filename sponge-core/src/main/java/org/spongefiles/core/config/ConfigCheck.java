@@ -116,7 +116,7 @@ public final class ConfigCheck {
   public static Known known() {
     Known result = discovered;
     if (result == null) {
-      result = new Known(ConfigDocs.discover());
+      result = new Known(OptionSets.discover());
       discovered = result;
     }
     return result;

@@ -9,40 +9,17 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A blocking socket channel with real timeouts. A blocking {@link SocketChannel} ignores
  * SO_TIMEOUT, and waiting through a selector costs an extra system call per wait; instead each
  * request runs in blocking mode, so the kernel moves whole buffers, under a watchdog that closes
- * the channel if the request takes longer than the timeout (checked every {@link #SWEEP_MILLIS}).
- * Data moves straight between the socket and the caller's buffers, so reading into a direct buffer
- * costs no extra copy.
+ * the channel if the request takes longer than the timeout ({@link ChannelWatchdog}, which checks
+ * every {@link ChannelWatchdog#SWEEP_MILLIS}). Data moves straight between the socket and the
+ * caller's buffers, so reading into a direct buffer costs no extra copy.
  */
 final class TimedChannel implements Closeable {
-  /** How often the watchdog looks for requests past their deadline: a timeout's precision. */
-  static final long SWEEP_MILLIS = 10;
-
-  private static final Set<TimedChannel> OPEN = ConcurrentHashMap.newKeySet();
-
-  static {
-    ScheduledExecutorService watchdog =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread thread = new Thread(r, "sponge-remote-watchdog");
-              thread.setDaemon(true);
-              return thread;
-            });
-    // One sweep over the open channels every few milliseconds, rather than a timer per request:
-    // a request then costs two volatile writes, no allocation and no wake-up of the watchdog.
-    watchdog.scheduleWithFixedDelay(
-        TimedChannel::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
-  }
-
   private final SocketChannel channel;
   private final long timeoutMillis;
   private final String peer;
@@ -53,17 +30,13 @@ final class TimedChannel implements Closeable {
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
     this.peer = peer;
-    OPEN.add(this);
+    ChannelWatchdog.watch(this);
   }
 
-  private static void sweep() {
-    long now = System.nanoTime();
-    for (TimedChannel open : OPEN) {
-      long due = open.deadline;
-      if (due != 0 && now - due > 0 && open.deadline == due) {
-        open.expire();
-      }
-    }
+  /** Whether a request is running past its deadline at {@code now} ({@link System#nanoTime}). */
+  boolean pastDeadline(long now) {
+    long due = deadline;
+    return due != 0 && now - due > 0 && deadline == due;
   }
 
   static TimedChannel connect(ServerAddress address, Duration connectTimeout, Duration ioTimeout)
@@ -110,8 +83,8 @@ final class TimedChannel implements Closeable {
     T run() throws IOException;
   }
 
-  private void expire() {
-    OPEN.remove(this);
+  /** Closes the channel under a request past its deadline; the request then fails naming it. */
+  void expire() {
     timedOut = true;
     try {
       channel.close();
@@ -142,7 +115,7 @@ final class TimedChannel implements Closeable {
 
   @Override
   public void close() throws IOException {
-    OPEN.remove(this);
+    ChannelWatchdog.forget(this);
     channel.close();
   }
 }

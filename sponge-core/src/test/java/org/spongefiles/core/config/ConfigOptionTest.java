@@ -74,16 +74,4 @@ class ConfigOptionTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("default of x.y is invalid");
   }
-
-  @Test
-  void theReferenceListsEveryOptionWithItsImportanceAndDefault() {
-    String md = ConfigDocs.render(ConfigDocs.discover());
-    for (ConfigOption<?> option : new SpongeOptions().options()) {
-      assertThat(md).contains("| `" + option.key() + "` |");
-    }
-    assertThat(md).contains("| `sponge.chunk.size` | high | bytes | `1m` |");
-    assertThat(md).contains("| `sponge.disk.dirs` | high | list | `(empty)` |");
-    assertThat(md).contains("| `sponge.io.threads` | low | int | `2` |");
-    assertThat(md).contains("| `sponge.node.id` | medium | string | `(empty)` |");
-  }
 }

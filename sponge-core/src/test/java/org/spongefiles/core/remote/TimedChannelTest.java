@@ -2,6 +2,7 @@ package org.spongefiles.core.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,7 +14,10 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The watchdog: a request past its deadline fails naming the peer; a finished one is left be. */
+/**
+ * The watchdog: a request past its deadline fails naming the peer; a finished one is left be; its
+ * thread runs only while a channel is open.
+ */
 class TimedChannelTest {
 
   @Test
@@ -42,12 +46,38 @@ class TimedChannelTest {
         for (int i = 0; i < 3; i++) {
           out.write(i);
           assertThat(channel.request(() -> readOneByte(channel))).isEqualTo((byte) i);
-          Thread.sleep(50 + 3 * TimedChannel.SWEEP_MILLIS);
+          Thread.sleep(50 + 3 * ChannelWatchdog.SWEEP_MILLIS);
         }
         channel.writeFully(ByteBuffer.wrap(new byte[] {9}));
         assertThat(in.read()).as("the channel is still open").isEqualTo(9);
       }
     }
+  }
+
+  @Test
+  void theWatchdogThreadRunsOnlyWhileAChannelIsOpen() throws Exception {
+    try (ServerSocket peer = new ServerSocket(0, 2, InetAddress.getLoopbackAddress())) {
+      ServerAddress address = new ServerAddress("127.0.0.1", peer.getLocalPort());
+      assertThat(watchdogThreads()).as("before any channel").isZero();
+      TimedChannel first =
+          TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofSeconds(5));
+      TimedChannel second =
+          TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofSeconds(5));
+      assertThat(ChannelWatchdog.running()).isTrue();
+      assertThat(watchdogThreads()).isEqualTo(1);
+      first.close();
+      assertThat(ChannelWatchdog.running()).as("one channel still open").isTrue();
+      second.close();
+      second.close();
+      assertThat(ChannelWatchdog.running()).isFalse();
+      await().atMost(Duration.ofSeconds(5)).until(() -> watchdogThreads() == 0);
+    }
+  }
+
+  private static long watchdogThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().equals("sponge-remote-watchdog"))
+        .count();
   }
 
   private static byte readOneByte(TimedChannel channel) throws java.io.IOException {

@@ -3,7 +3,8 @@
  * latch, registered servers) and each server's metrics endpoint, and prints it as a table or JSON
  * with monitoring exit codes. Reads only; changes nothing on the rack.
  *
- * <p>Imports sponge-core, sponge-daemon and {@code org.spongefiles.server}; only the {@code
- * bin/sponge} script, the integration tests and the dashboard plot use it.
+ * <p>Imports sponge-core and sponge-daemon (not {@code org.spongefiles.server}: it reads a server
+ * as any client does); only the {@code bin/sponge} script, the end-to-end tests and the dashboard
+ * plot use it.
  */
 package org.spongefiles.server.report;

@@ -1,37 +1,30 @@
-package org.spongefiles.core.config;
+package org.spongefiles.it;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.ServiceLoader;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.OptionSets;
 
 /**
- * Generates the configuration reference from every {@link OptionSet} on the classpath, so the
- * documentation cannot drift from the code. {@code main(path)} writes it; a test in the {@code
- * integration} module fails when the committed copy is stale.
+ * Generates the configuration reference, docs/configuration.md, from every {@link OptionSet} on the
+ * classpath (every module's), so the documentation cannot drift from the code. {@code main(path)}
+ * writes it (the {@code docs} profile of this module); {@link ConfigurationReferenceTest} fails
+ * when the committed copy is stale. A build tool: it lives with the tests, not in any jar a task
+ * loads.
  */
-public final class ConfigDocs {
-  private ConfigDocs() {}
-
-  /** Every option set visible to this class loader, in documentation order. */
-  public static List<OptionSet> discover() {
-    List<OptionSet> sets = new ArrayList<>();
-    ServiceLoader.load(OptionSet.class, ConfigDocs.class.getClassLoader()).forEach(sets::add);
-    sets.sort(Comparator.comparingInt(OptionSet::order).thenComparing(OptionSet::title));
-    ConfigCheck.index(sets); // a key declared twice fails here, before anything reads it
-    return sets;
-  }
+public final class ConfigReference {
+  private ConfigReference() {}
 
   /** The Markdown reference for {@code sets}. */
   public static String render(List<OptionSet> sets) {
     StringBuilder md = new StringBuilder();
     md.append("# Configuration reference\n\n")
         .append("Generated from the option declarations in the code ")
-        .append("(`org.spongefiles.core.config.ConfigDocs`); do not edit by hand. ")
+        .append("(`ConfigReference` in sponge-it's tests); do not edit by hand. ")
         .append("Regenerate with `mvn -q -pl sponge-it -am -DskipTests -Pdocs package`.\n\n")
         .append("Sizes take binary suffixes (`64k`, `1m`, `2g`); durations take units ")
         .append("(`500ms`, `5s`, `2m`). A value that does not parse or validate stops the task ")
@@ -72,12 +65,12 @@ public final class ConfigDocs {
   /** Writes the reference to the path given as the only argument. */
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
-      System.err.println("usage: ConfigDocs <output.md>");
+      System.err.println("usage: ConfigReference <output.md>");
       System.exit(2);
     }
     Path out = Path.of(args[0]);
     Files.createDirectories(out.toAbsolutePath().getParent());
-    Files.write(out, render(discover()).getBytes(StandardCharsets.UTF_8));
+    Files.write(out, render(OptionSets.discover()).getBytes(StandardCharsets.UTF_8));
     System.out.println("wrote " + out);
   }
 }
