@@ -18,7 +18,7 @@ import org.spongefiles.core.wire.WireException;
 
 /**
  * Issues and checks session tickets. A ticket is {@code session id (8 random bytes) || HMAC-SHA256
- * (server key, session id, pid, start time, node)[0..16)}: only the server can make one, it names
+ * (server key, session id, pid, lease, node)[0..16)}: only the server can make one, it names
  * one session, and it is valid only for the process it was issued to. The server records a chunk's
  * owner with the session id, so a peer that copies a task's identity (and holds the cluster secret)
  * still has no session that owns the task's chunks. The key lives in a 0600 file beside the pool
@@ -107,7 +107,7 @@ final class SessionKeys {
           ByteBuffer.allocate(20)
               .putLong(session)
               .putInt(hello.pid)
-              .putLong(hello.startMillis)
+              .putLong(hello.lease)
               .array());
       mac.update(node.getBytes(StandardCharsets.UTF_8));
       byte[] full = mac.doFinal();
