@@ -124,6 +124,12 @@ final class TierChainFactory {
       return null;
     }
     if (!task.hasLease()) {
+      String reason = "no lease was taken when the task started";
+      try {
+        LeaseDirectory.beside(spec.dir()).processLease();
+      } catch (IOException e) {
+        reason = e.getMessage();
+      }
       throw new IOException(
           "Cannot use the sponge pool at "
               + spec
@@ -131,9 +137,10 @@ final class TierChainFactory {
               + spec.dir()
               + "): task "
               + task.taskId()
-              + " could take no lease in "
+              + " has no lease in "
               + LeaseDirectory.beside(spec.dir())
-              + " (see the warning before)");
+              + ": "
+              + reason);
     }
     SharedPool pool;
     try {

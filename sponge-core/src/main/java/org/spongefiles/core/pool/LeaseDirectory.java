@@ -100,7 +100,7 @@ public final class LeaseDirectory {
     }
     Path file = dir.resolve(fileName(id));
     if (HeldLeases.isThisJvm(id)) {
-      return Files.exists(file);
+      return (int) id == 0 || Files.exists(file); // low bits 0: the JVM's file-less lease
     }
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       FileLock probe = channel.tryLock(0, Long.MAX_VALUE, true);

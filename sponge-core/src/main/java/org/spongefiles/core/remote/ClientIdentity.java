@@ -1,13 +1,13 @@
 package org.spongefiles.core.remote;
 
 import java.util.Objects;
-import org.spongefiles.core.pool.Lease;
+import org.spongefiles.core.io.JvmToken;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Hello;
 
 /**
  * Who a connection acts for: a task in a process on a node, named by the process's lease there
- * ({@link Lease}), and the sponge server of that node that can vouch for the lease. The pid is
+ * (a lease, see {@code pool.Lease}), and the sponge server of that node that can vouch for the lease. The pid is
  * carried for logs and status output only.
  */
 public final class ClientIdentity {
@@ -34,7 +34,7 @@ public final class ClientIdentity {
    */
   public ClientIdentity(
       String livenessEndpoint, int pid, long startMillis, long taskHash, String taskId) {
-    this(livenessEndpoint, Lease.jvmLocalId(), pid, taskHash, taskId);
+    this(livenessEndpoint, JvmToken.jvmLocalLease(), pid, taskHash, taskId);
   }
 
   /**
