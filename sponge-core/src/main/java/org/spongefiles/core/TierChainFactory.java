@@ -11,6 +11,7 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.cluster.TrackerServerSource;
 import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.LeaseDirectory;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -91,11 +92,15 @@ final class TierChainFactory {
           task);
       return null;
     }
+    if (!task.hasLease()) {
+      LOG.warn("No remote memory for {}: it holds no lease its node server could vouch for", task);
+      return null;
+    }
     ClientIdentity identity =
-        new ClientIdentity(
+        ClientIdentity.leased(
             SpongeSettings.nodeServerEndpoint(conf, task.node()),
+            task.lease(),
             task.pid(),
-            task.startMillis(),
             ChunkOwner.taskHash(task.taskId()),
             task.taskId());
     ConnectionPool connections =
@@ -114,6 +119,30 @@ final class TierChainFactory {
 
   private static PoolTier openPool(Configuration conf, TaskIdentity task) throws IOException {
     PoolSpec spec = SpongeSettings.poolSpec(conf);
+    if (!task.hasLease() && !spec.create()) {
+      LOG.warn(
+          "No lease beside the sponge pool at {} (sponge.pool.create=false); not using it", spec);
+      return null;
+    }
+    if (!task.hasLease()) {
+      String reason = "no lease was taken when the task started";
+      try {
+        LeaseDirectory.beside(spec.dir()).processLease();
+      } catch (IOException e) {
+        reason = e.getMessage();
+      }
+      throw new IOException(
+          "Cannot use the sponge pool at "
+              + spec
+              + " (sponge.pool.dir="
+              + spec.dir()
+              + "): task "
+              + task.taskId()
+              + " has no lease in "
+              + LeaseDirectory.beside(spec.dir())
+              + ": "
+              + reason);
+    }
     SharedPool pool;
     try {
       pool = SharedPool.open(spec);

@@ -6,16 +6,15 @@ import org.spongefiles.core.wire.Hello;
 /**
  * Which node a HELLO's task is recorded on, which decides how its chunks are counted and when they
  * are reclaimed. The pool's host table names the node: this node is the empty key (chunks checked
- * by the pid and start time of a local process, no node quota); another node is its server's
- * endpoint (asked about its processes by the reclaim sweep); a peer whose claim cannot be checked
- * is {@code ?<address>}, whose chunks the sweep frees once the grace period passes, as for a node
- * whose server cannot be reached.
+ * by the lease file of a local process, no node quota); another node is its server's endpoint
+ * (asked about its processes by the reclaim sweep); a peer whose claim cannot be checked is {@code
+ * ?<address>}, whose chunks the sweep frees once the grace period passes, as for a node whose
+ * server cannot be reached.
  *
  * <p>A claim to be on this node (naming this server's endpoint) is believed only from this host
  * ({@link ThisHost}); anyone can name the endpoint, and from elsewhere it would escape the node
- * quota and, as a pid of this node, be checked against an unrelated local process. A claim without
- * a start time (0) cannot be checked either: any live process with that pid, pid 1 say, would keep
- * its chunks forever.
+ * quota and be checked against this node's lease files as if it were a local process. A claim
+ * without a lease (0) cannot be checked either.
  */
 final class NodeClaims {
   private final String endpoint;
@@ -35,7 +34,7 @@ final class NodeClaims {
   /** The decision itself, given whether the connection comes from this host. */
   static String nodeKey(Hello hello, String endpoint, boolean fromThisHost, String peerHost) {
     String claimed = hello.livenessEndpoint;
-    boolean checkable = hello.startMillis > 0 && !claimed.isEmpty();
+    boolean checkable = hello.lease != 0 && !claimed.isEmpty();
     if (checkable && claimed.equals(endpoint)) {
       return fromThisHost ? "" : unchecked(peerHost);
     }

@@ -8,14 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.PoolChunk;
-import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.pool.WrittenExtents;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Hello;
-import org.spongefiles.core.wire.Processes;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
 
@@ -77,8 +75,17 @@ final class PoolService {
    */
   ChunkOwner ownerForAllocation(
       Hello hello, long session, String nodeKey, int cachedHost, String peer) throws WireException {
+    if (hello.lease == 0) {
+      // A client without a lease could never be found dead: its quota is nothing.
+      throw new WireException(
+          ErrorCode.QUOTA_EXCEEDED,
+          peer,
+          "task "
+              + hello.taskId
+              + " named no lease in its HELLO (lease 0), so it may hold no chunk");
+    }
     if (nodeKey.isEmpty()) {
-      return new ChunkOwner(hello.pid, hello.startMillis, 0, session);
+      return new ChunkOwner(hello.lease, hello.pid, 0, session);
     }
     int host = cachedHost;
     if (host <= 0 || !nodeKey.equals(pool.hostName(host))) {
@@ -88,19 +95,22 @@ final class PoolService {
         throw new WireException(ErrorCode.POOL_FULL, peer, e.getMessage());
       }
     }
-    return new ChunkOwner(hello.pid, hello.startMillis, host, session);
+    return new ChunkOwner(hello.lease, hello.pid, host, session);
   }
 
   /** The owner of this client's existing chunks, or null when its node holds none here. */
   ChunkOwner existingOwner(Hello hello, long session, String nodeKey, int cachedHost) {
+    if (hello.lease == 0) {
+      return null;
+    }
     if (nodeKey.isEmpty()) {
-      return new ChunkOwner(hello.pid, hello.startMillis, 0, session);
+      return new ChunkOwner(hello.lease, hello.pid, 0, session);
     }
     int host =
         cachedHost > 0 && nodeKey.equals(pool.hostName(cachedHost))
             ? cachedHost
             : pool.findHostId(nodeKey);
-    return host == 0 ? null : new ChunkOwner(hello.pid, hello.startMillis, host, session);
+    return host == 0 ? null : new ChunkOwner(hello.lease, hello.pid, host, session);
   }
 
   List<ChunkHandle> allocate(ChunkOwner owner, int count, String peer) throws IOException {
@@ -266,10 +276,11 @@ final class PoolService {
         rack);
   }
 
-  boolean[] liveness(Processes.Query query) {
-    boolean[] alive = new boolean[query.pids.length];
+  /** Whether each lease of a process of this node is held, by its file beside the pool. */
+  boolean[] liveness(long[] leases) {
+    boolean[] alive = new boolean[leases.length];
     for (int i = 0; i < alive.length; i++) {
-      alive[i] = ProcessLiveness.isAlive(query.pids[i], query.starts[i]);
+      alive[i] = pool.leases().isAlive(leases[i]);
     }
     return alive;
   }

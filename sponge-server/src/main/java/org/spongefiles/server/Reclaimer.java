@@ -16,10 +16,11 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /**
- * The periodic sweep that frees chunks of dead owners: local owners by pid (and start time), and
- * remote owners by asking the sponge server of their node, which checks its own processes. A node
- * whose server stays unreachable past the grace period is presumed down and its owners' chunks are
- * freed. Each sweep also recounts the quota ledger from the pool's owner entries.
+ * The periodic sweep that frees chunks of dead owners: local owners by their lease files beside the
+ * pool, and remote owners by asking the sponge server of their node, which checks the lease files
+ * beside its own pool. A node whose server stays unreachable past the grace period is presumed down
+ * and its owners' chunks are freed. Each sweep also recounts the quota ledger from the pool's owner
+ * entries and deletes the files of ended leases.
  */
 final class Reclaimer implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Reclaimer.class);
@@ -77,6 +78,7 @@ final class Reclaimer implements Runnable {
       metrics.reclaimed.labelValues("remote").inc(remoteFreed);
     }
     ledger.rebuild(pool::owners);
+    pool.leases().sweep();
     return local + remoteFreed;
   }
 
@@ -140,16 +142,14 @@ final class Reclaimer implements Runnable {
     if (node == null || node.startsWith("?")) {
       throw new IOException("the owners' node has no sponge server to ask (" + node + ")");
     }
-    int[] pids = new int[entries.size()];
-    long[] starts = new long[entries.size()];
-    for (int i = 0; i < pids.length; i++) {
-      pids[i] = entries.get(i).owner().pid();
-      starts[i] = entries.get(i).owner().startMillis();
+    long[] leases = new long[entries.size()];
+    for (int i = 0; i < leases.length; i++) {
+      leases[i] = entries.get(i).owner().lease();
     }
     try (RemoteConnection connection =
         RemoteConnection.open(
             ServerAddress.parse(node), self, secret, remote.connectTimeout(), remote.ioTimeout())) {
-      return connection.liveness(pids, starts);
+      return connection.liveness(leases);
     }
   }
 }

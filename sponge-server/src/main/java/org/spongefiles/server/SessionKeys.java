@@ -18,8 +18,8 @@ import org.spongefiles.core.wire.WireException;
 
 /**
  * Issues and checks session tickets. A ticket is {@code session id (8 random bytes) || HMAC-SHA256
- * (server key, session id, pid, start time, node)[0..16)}: only the server can make one, it names
- * one session, and it is valid only for the process it was issued to. The server records a chunk's
+ * (server key, session id, pid, lease, node)[0..16)}: only the server can make one, it names one
+ * session, and it is valid only for the process it was issued to. The server records a chunk's
  * owner with the session id, so a peer that copies a task's identity (and holds the cluster secret)
  * still has no session that owns the task's chunks. The key lives in a 0600 file beside the pool
  * ({@code <pool metadata>.token-key}) so tickets outlive a server restart, as the pool does.
@@ -104,11 +104,7 @@ final class SessionKeys {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(key);
       mac.update(
-          ByteBuffer.allocate(20)
-              .putLong(session)
-              .putInt(hello.pid)
-              .putLong(hello.startMillis)
-              .array());
+          ByteBuffer.allocate(20).putLong(session).putInt(hello.pid).putLong(hello.lease).array());
       mac.update(node.getBytes(StandardCharsets.UTF_8));
       byte[] full = mac.doFinal();
       byte[] cut = new byte[MAC_BYTES];

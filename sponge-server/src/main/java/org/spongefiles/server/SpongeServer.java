@@ -112,10 +112,10 @@ public final class SpongeServer implements RunningDaemon {
     ChunkPins pins = new ChunkPins();
     ledger.rebuild(pool::owners);
     ClientIdentity self =
-        new ClientIdentity(
+        ClientIdentity.leased(
             endpoint,
+            pool.processLease().id(),
             ProcessLiveness.currentPid(),
-            ProcessLiveness.currentStartMillis(),
             ChunkOwner.taskHash("sponge-server"),
             "sponge-server@" + endpoint);
     this.reclaimer =

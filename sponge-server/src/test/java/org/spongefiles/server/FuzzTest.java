@@ -120,8 +120,7 @@ class FuzzTest {
         frame(
             Opcode.FREE,
             ChunkHandles.encode(List.of(new ChunkHandle(1, 1), new ChunkHandle(2, 1)))));
-    frames.add(
-        frame(Opcode.LIVENESS, Processes.encodeQuery(new int[] {1, DEAD_PID}, new long[] {0, 0})));
+    frames.add(frame(Opcode.LIVENESS, Processes.encodeQuery(new long[] {1, DEAD_PID})));
     return frames;
   }
 

@@ -20,8 +20,8 @@ import org.spongefiles.testkit.ChildJvm;
 
 /**
  * A task process killed with SIGKILL while holding remote chunks: the server frees them within two
- * sweep periods (500 ms here), asking the task's own node server when the task is remote; chunks of
- * live tasks are untouched.
+ * sweep periods (500 ms here), asking the task's own node server (which checks the task's lease
+ * file beside its pool) when the task is remote; chunks of live tasks are untouched.
  */
 @Timeout(120)
 class OrphanReclaimTest {
@@ -63,6 +63,8 @@ class OrphanReclaimTest {
     SpongeServer clientsNode = fixture.start("node-b", 8);
     Configuration conf = fixture.clientConf("node-b", 0, lender);
     conf.set("sponge.server.address", clientsNode.endpoint());
+    // Tasks take their leases beside their node's pool, where its server checks them.
+    conf.set("sponge.pool.dir", clientsNode.pool().metadataFile().getParent().toString());
     try (SpongeTask live = SpongeTask.open(conf, "attempt_live")) {
       org.spongefiles.core.SpongeFile kept = live.create("kept");
       try (java.io.OutputStream out = kept.output()) {
@@ -81,10 +83,11 @@ class OrphanReclaimTest {
   }
 
   @Test
-  void aKilledTaskOfTheServersOwnNodeIsReclaimedByPid() throws Exception {
+  void aKilledTaskOfTheServersOwnNodeIsReclaimedByItsLease() throws Exception {
     SpongeServer server = fixture.start("node-a", 32);
     Configuration conf = fixture.clientConf("node-a", 0, server);
     conf.set("sponge.server.address", server.endpoint());
+    conf.set("sponge.pool.dir", server.pool().metadataFile().getParent().toString());
     ChildJvm child = startClient("attempt_local_doomed", 12, conf);
     assertThat(server.pool().owners()).allMatch(e -> e.owner().isLocal());
     child.kill();

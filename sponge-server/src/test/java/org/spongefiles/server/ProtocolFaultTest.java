@@ -94,7 +94,15 @@ class ProtocolFaultTest {
     expectClosedWith(
         header(Frame.MAGIC, 9, 18, 0, 0),
         ErrorCode.UNSUPPORTED_VERSION,
-        "protocol version 9 is not supported (this side speaks 2)");
+        "protocol version 9 is not supported (this side speaks 3)");
+  }
+
+  @Test
+  void thePidNamingVersion2IsRefused() throws Exception {
+    expectClosedWith(
+        header(Frame.MAGIC, 2, 18, 0, 0),
+        ErrorCode.UNSUPPORTED_VERSION,
+        "protocol version 2 is not supported (this side speaks 3)");
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
@@ -57,7 +58,7 @@ class ReadAfterFreeTest {
     return new Hello(
         "",
         ProcessLiveness.currentPid(),
-        ProcessLiveness.currentStartMillis(),
+        Lease.jvmLocalId(),
         task.hashCode(),
         task,
         ticket,

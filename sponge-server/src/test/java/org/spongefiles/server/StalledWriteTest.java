@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.pool.ChunkOwner;
+import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.pool.PoolChunk;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.wire.ChunkHandle;
@@ -46,7 +47,7 @@ class StalledWriteTest {
     return new Hello(
         "",
         ProcessLiveness.currentPid(),
-        ProcessLiveness.currentStartMillis(),
+        Lease.jvmLocalId(),
         7,
         "attempt_stalled",
         new byte[0],
@@ -131,7 +132,7 @@ class StalledWriteTest {
           new Hello(
               again.livenessEndpoint,
               again.pid,
-              again.startMillis,
+              again.lease,
               again.taskHash,
               again.taskId,
               ticket,

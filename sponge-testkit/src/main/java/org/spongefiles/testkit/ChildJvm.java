@@ -49,7 +49,18 @@ public final class ChildJvm implements AutoCloseable {
   /** Starts {@code mainClass} with {@code args}; stderr goes to {@code stderr} (appended). */
   public static ChildJvm start(
       Class<?> mainClass, Path stderr, List<String> jvmArgs, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
+    return startWrapped(List.of(), mainClass, stderr, jvmArgs, args);
+  }
+
+  /**
+   * Starts {@code mainClass} under the command {@code wrapper} (for example {@code unshare --pid
+   * --fork --mount-proc}), which runs the JVM as its child or descendant; {@link #kill} kills the
+   * JVM as well as the wrapper.
+   */
+  public static ChildJvm startWrapped(
+      List<String> wrapper, Class<?> mainClass, Path stderr, List<String> jvmArgs, String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>(wrapper);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.addAll(jvmArgs);
@@ -113,10 +124,20 @@ public final class ChildJvm implements AutoCloseable {
     return process.pid();
   }
 
-  /** SIGKILL: the child gets no chance to clean up. */
+  /** SIGKILL to the child and every process under it: none gets a chance to clean up. */
   public void kill() throws InterruptedException {
+    List<ProcessHandle> under = new ArrayList<>();
+    process.descendants().forEach(under::add);
+    under.forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
+    for (ProcessHandle handle : under) {
+      try {
+        handle.onExit().get(30, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        throw new AssertionError("process " + handle.pid() + " under the child did not die", e);
+      }
+    }
   }
 
   public boolean isAlive() {

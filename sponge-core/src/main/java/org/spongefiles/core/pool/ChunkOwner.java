@@ -4,38 +4,39 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * Who owns a pool chunk: a process (pid and start time) on a node, running a task. Chunks of an
- * owner whose process is gone are orphans and may be reclaimed.
+ * Who owns a pool chunk: a task, run by a process that holds a {@link Lease}, on a node. Chunks of
+ * an owner whose lease has ended are orphans and may be reclaimed. The pid is kept for people
+ * reading status output only (it is the pid the process sees, 1 in a container of its own): no
+ * decision depends on it.
  */
 public final class ChunkOwner {
+  private final long lease;
   private final int pid;
-  private final long startMillis;
   private final int host;
   private final long task;
 
   /**
-   * @param pid owner process id in its node's pid namespace
-   * @param startMillis owner process start time in epoch millis, 0 when unknown
+   * @param lease id of the owner process's lease, held on its node ({@link Lease#id()}); not 0
+   * @param pid the owner process's pid as it sees itself, for diagnostics only
    * @param host 0 for this node, otherwise the pool's host-table id of the owner's node
-   * @param task hash of the task attempt id (see {@link #taskHash(String)})
+   * @param task hash of the task attempt id (see {@link #taskHash(String)}), or a server's session
    */
-  public ChunkOwner(int pid, long startMillis, int host, long task) {
-    if (pid <= 0) {
-      throw new IllegalArgumentException("pid : " + pid + " (expected: > 0)");
+  public ChunkOwner(long lease, int pid, int host, long task) {
+    if (lease == 0) {
+      throw new IllegalArgumentException("lease : 0 (expected: a lease id, not 0)");
     }
     if (host < 0) {
       throw new IllegalArgumentException("host : " + host + " (expected: >= 0)");
     }
+    this.lease = lease;
     this.pid = pid;
-    this.startMillis = startMillis;
     this.host = host;
     this.task = task;
   }
 
-  /** The current process on this node, running {@code taskId}. */
-  public static ChunkOwner currentProcess(String taskId) {
-    return new ChunkOwner(
-        ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis(), 0, taskHash(taskId));
+  /** Task {@code taskId} of this process on this node, under the process's {@code lease}. */
+  public static ChunkOwner of(Lease lease, String taskId) {
+    return new ChunkOwner(lease.id(), ProcessLiveness.currentPid(), 0, taskHash(taskId));
   }
 
   /** A stable 64-bit hash of a task attempt id (FNV-1a over its UTF-8 bytes); never 0. */
@@ -49,12 +50,13 @@ public final class ChunkOwner {
     return hash == 0 ? 1 : hash;
   }
 
-  public int pid() {
-    return pid;
+  public long lease() {
+    return lease;
   }
 
-  public long startMillis() {
-    return startMillis;
+  /** The owner's pid as it saw itself; diagnostic only. */
+  public int pid() {
+    return pid;
   }
 
   public int host() {
@@ -72,30 +74,31 @@ public final class ChunkOwner {
 
   /** The same process and task, seen from a pool where its node has host id {@code hostId}. */
   public ChunkOwner onHost(int hostId) {
-    return new ChunkOwner(pid, startMillis, hostId, task);
+    return new ChunkOwner(lease, pid, hostId, task);
   }
 
+  /** Equal when lease, host and task are: the pid is not part of who owns a chunk. */
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof ChunkOwner)) {
       return false;
     }
     ChunkOwner other = (ChunkOwner) o;
-    return pid == other.pid
-        && startMillis == other.startMillis
-        && host == other.host
-        && task == other.task;
+    return lease == other.lease && host == other.host && task == other.task;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(pid, startMillis, host, task);
+    return Objects.hash(lease, host, task);
   }
 
   @Override
   public String toString() {
-    return "pid "
+    return "lease "
+        + Long.toHexString(lease)
+        + " (pid "
         + pid
+        + ")"
         + (host == 0 ? "" : " on host #" + host)
         + " task "
         + Long.toHexString(task);

@@ -34,22 +34,29 @@ final class MappedPool {
   private final OwnerTable table;
   private final SegmentChannels files;
   private final WrittenExtents extents;
+  final LeaseDirectory leases;
+  final Lease lease;
   private int handles;
 
+  /** A mapping whose lock is taken under {@code lease}, this process's lease in {@code leases}. */
   MappedPool(
       PoolSpec spec,
       PoolLayout layout,
       MappedByteBuffer header,
       MappedByteBuffer[] segments,
       long poolId,
-      WrittenExtents extents) {
+      WrittenExtents extents,
+      Lease lease,
+      LeaseDirectory leases) {
     this.spec = spec;
     this.layout = layout;
     this.header = header;
     this.segments = segments;
     this.poolId = poolId;
+    this.leases = leases;
+    this.lease = lease;
     this.words = new MappedWords(header);
-    this.lock = new PoolLock(words, poolId, spec.metadataFile().toString());
+    this.lock = new PoolLock(words, poolId, spec.metadataFile().toString(), lease, leases);
     this.table = new OwnerTable(layout, words);
     Path[] paths = new Path[layout.segmentCount];
     for (int s = 0; s < paths.length; s++) {
@@ -135,8 +142,8 @@ final class MappedPool {
     return table.freeCount();
   }
 
-  int holderPid() {
-    return lock.holderPid();
+  long lockHolder() {
+    return lock.holder();
   }
 
   long allocations() {

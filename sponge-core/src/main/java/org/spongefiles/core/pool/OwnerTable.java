@@ -2,8 +2,8 @@ package org.spongefiles.core.pool;
 
 import static org.spongefiles.core.pool.PoolLayout.ENTRY_GENERATION;
 import static org.spongefiles.core.pool.PoolLayout.ENTRY_HOST;
+import static org.spongefiles.core.pool.PoolLayout.ENTRY_LEASE;
 import static org.spongefiles.core.pool.PoolLayout.ENTRY_PID;
-import static org.spongefiles.core.pool.PoolLayout.ENTRY_START;
 import static org.spongefiles.core.pool.PoolLayout.ENTRY_TASK;
 import static org.spongefiles.core.pool.PoolLayout.OFF_ALLOCATIONS;
 import static org.spongefiles.core.pool.PoolLayout.OFF_FREE_COUNT;
@@ -28,9 +28,9 @@ final class OwnerTable {
   void format() {
     for (int c = 0; c < layout.chunkCount; c++) {
       int entry = layout.entryOffset(c);
-      words.setInt(entry + ENTRY_PID, 0);
+      words.setLong(entry + ENTRY_LEASE, 0);
       words.setInt(entry + ENTRY_HOST, 0);
-      words.setLong(entry + ENTRY_START, 0);
+      words.setInt(entry + ENTRY_PID, 0);
       words.setLong(entry + ENTRY_TASK, 0);
       words.setLong(entry + ENTRY_GENERATION, 0);
     }
@@ -51,7 +51,7 @@ final class OwnerTable {
     while (chunks.size() < count && free > 0) {
       int chunk = words.getInt(layout.freeStackOffset() + 4 * (free - 1));
       int entry = layout.entryOffset(chunk);
-      if (chunk < 0 || chunk >= layout.chunkCount || words.getInt(entry + ENTRY_PID) != 0) {
+      if (chunk < 0 || chunk >= layout.chunkCount || words.getLong(entry + ENTRY_LEASE) != 0) {
         // The stack disagrees with the entries (a holder died mid-update): the entries win.
         rebuildFreeStack();
         free = freeCount();
@@ -60,10 +60,10 @@ final class OwnerTable {
       long generation = words.getLong(entry + ENTRY_GENERATION) + 1;
       extents.lent(chunk, generation);
       words.setInt(entry + ENTRY_HOST, owner.host());
-      words.setLong(entry + ENTRY_START, owner.startMillis());
+      words.setInt(entry + ENTRY_PID, owner.pid());
       words.setLong(entry + ENTRY_TASK, owner.task());
       words.setLong(entry + ENTRY_GENERATION, generation);
-      words.setInt(entry + ENTRY_PID, owner.pid());
+      words.setLong(entry + ENTRY_LEASE, owner.lease()); // last: a lease marks the entry taken
       free--;
       words.setLong(OFF_FREE_COUNT, free);
       chunks.add(new PoolChunk(chunk, generation));
@@ -112,16 +112,16 @@ final class OwnerTable {
     List<OwnerEntry> entries = new ArrayList<>();
     for (int c = 0; c < layout.chunkCount; c++) {
       int entry = layout.entryOffset(c);
-      int pid = words.getInt(entry + ENTRY_PID);
-      if (pid != 0) {
+      long lease = words.getLong(entry + ENTRY_LEASE);
+      if (lease != 0) {
         long generation = words.getLong(entry + ENTRY_GENERATION);
         ChunkOwner owner =
             new ChunkOwner(
-                pid,
-                words.getLong(entry + ENTRY_START),
+                lease,
+                words.getInt(entry + ENTRY_PID),
                 Math.max(0, words.getInt(entry + ENTRY_HOST)),
                 words.getLong(entry + ENTRY_TASK));
-        if (words.getInt(entry + ENTRY_PID) == pid) {
+        if (words.getLong(entry + ENTRY_LEASE) == lease) {
           entries.add(new OwnerEntry(c, owner, generation));
         }
       }
@@ -147,7 +147,7 @@ final class OwnerTable {
     int free = 0;
     // Highest index at the bottom, so a fresh pool hands out chunk 0 first.
     for (int c = layout.chunkCount - 1; c >= 0; c--) {
-      if (words.getInt(layout.entryOffset(c) + ENTRY_PID) == 0) {
+      if (words.getLong(layout.entryOffset(c) + ENTRY_LEASE) == 0) {
         words.setInt(layout.freeStackOffset() + 4 * free, c);
         free++;
       }
@@ -156,14 +156,13 @@ final class OwnerTable {
   }
 
   private boolean owns(int entry, ChunkOwner owner) {
-    return words.getInt(entry + ENTRY_PID) == owner.pid()
+    return words.getLong(entry + ENTRY_LEASE) == owner.lease()
         && words.getInt(entry + ENTRY_HOST) == owner.host()
-        && words.getLong(entry + ENTRY_START) == owner.startMillis()
         && words.getLong(entry + ENTRY_TASK) == owner.task();
   }
 
   private void release(int chunk, int entry) {
-    words.setInt(entry + ENTRY_PID, 0);
+    words.setLong(entry + ENTRY_LEASE, 0);
     int free = freeCount();
     words.setInt(layout.freeStackOffset() + 4 * free, chunk);
     words.setLong(OFF_FREE_COUNT, free + 1);

@@ -10,7 +10,6 @@ import static org.spongefiles.core.pool.PoolLayout.OFF_CHUNK_SIZE;
 import static org.spongefiles.core.pool.PoolLayout.OFF_CREATED;
 import static org.spongefiles.core.pool.PoolLayout.OFF_HOST_SLOTS;
 import static org.spongefiles.core.pool.PoolLayout.OFF_MAGIC;
-import static org.spongefiles.core.pool.PoolLayout.OFF_PID_NAMESPACE;
 import static org.spongefiles.core.pool.PoolLayout.OFF_POOL_ID;
 import static org.spongefiles.core.pool.PoolLayout.OFF_SEGMENT_COUNT;
 import static org.spongefiles.core.pool.PoolLayout.OFF_VERSION;
@@ -90,6 +89,8 @@ final class PoolFiles {
     MappedWords words = new MappedWords(header);
     PoolLayout layout = validate(meta, words, size);
     long poolId = words.getLong(OFF_POOL_ID);
+    LeaseDirectory leases = LeaseDirectory.beside(spec.dir());
+    Lease lease = leases.processLease();
     MappedByteBuffer[] segments = new MappedByteBuffer[layout.segmentCount];
     for (int s = 0; s < layout.segmentCount; s++) {
       Path file = segmentFile(spec.dir(), spec.name(), poolId, s);
@@ -99,7 +100,8 @@ final class PoolFiles {
       }
       segments[s] = mapSegment(file, layout.segmentBytes(s), meta);
     }
-    return new MappedPool(spec, layout, header, segments, poolId, extents(spec, layout, poolId));
+    return new MappedPool(
+        spec, layout, header, segments, poolId, extents(spec, layout, poolId), lease, leases);
   }
 
   private static PoolLayout validate(Path meta, MappedWords words, long size)
@@ -117,6 +119,14 @@ final class PoolFiles {
               magic, MAGIC));
     }
     int version = words.getInt(OFF_VERSION);
+    if (version == 1) {
+      throw new PoolFormatException(
+          meta,
+          "has layout version 1, which named chunk owners by pid; this build reads version "
+              + VERSION
+              + ", which names them by lease. Stop the node's tasks and sponge server, remove the"
+              + " pool files and restart the server with this build");
+    }
     if (version != VERSION) {
       throw new PoolFormatException(
           meta,
@@ -153,17 +163,6 @@ final class PoolFiles {
               + " bytes, file has "
               + size);
     }
-    long namespace = words.getLong(OFF_PID_NAMESPACE);
-    long mine = ProcessLiveness.currentPidNamespace();
-    if (namespace != 0 && mine != 0 && namespace != mine) {
-      throw new PoolFormatException(
-          meta,
-          "was created in pid namespace "
-              + namespace
-              + " but this process runs in "
-              + mine
-              + ": owner pids cannot be checked across namespaces, so the pool cannot be shared");
-    }
     return layout;
   }
 
@@ -172,14 +171,9 @@ final class PoolFiles {
     PoolLayout layout = PoolLayout.forSize(spec.sizeBytes(), spec.chunkSize(), spec.segmentBytes());
     long poolId = RANDOM.nextLong() & Long.MAX_VALUE;
     Path meta = spec.metadataFile();
-    Path temp =
-        spec.dir()
-            .resolve(
-                spec.name()
-                    + ".meta.tmp-"
-                    + ProcessLiveness.currentPid()
-                    + "-"
-                    + Long.toHexString(poolId));
+    LeaseDirectory leases = LeaseDirectory.beside(spec.dir());
+    Lease lease = leases.processLease();
+    Path temp = spec.dir().resolve(spec.name() + ".meta.tmp-" + Long.toHexString(poolId));
     List<Path> made = new ArrayList<>();
     boolean published = false;
     try {
@@ -213,7 +207,8 @@ final class PoolFiles {
           layout.chunkCount,
           layout.chunkSize,
           layout.segmentCount);
-      return new MappedPool(spec, layout, header, segments, poolId, extents(spec, layout, poolId));
+      return new MappedPool(
+          spec, layout, header, segments, poolId, extents(spec, layout, poolId), lease, leases);
     } finally {
       if (!published) {
         for (Path file : made) {
@@ -232,7 +227,6 @@ final class PoolFiles {
     words.setInt(OFF_SEGMENT_COUNT, layout.segmentCount);
     words.setLong(OFF_POOL_ID, poolId);
     words.setLong(OFF_CREATED, System.currentTimeMillis());
-    words.setLong(OFF_PID_NAMESPACE, ProcessLiveness.currentPidNamespace());
     words.setInt(OFF_HOST_SLOTS, layout.hostSlots);
     new OwnerTable(layout, words).format();
     words.setLong(OFF_MAGIC, MAGIC); // last: a file with the magic is fully formatted

@@ -12,7 +12,7 @@ package org.spongefiles.core.pool;
  *  offset   size  field
  *  ------   ----  ------------------------------------------------------------------------
  *       0      8  magic              "SPONGEPL" (0x53504F4E4745504C)
- *       8      4  layout version     1
+ *       8      4  layout version     2 (1 named owners by pid; it is refused)
  *      12      4  byte-order mark    0x01020304 in the creator's byte order
  *      16      4  chunk size         bytes
  *      20      4  chunk count        N
@@ -20,10 +20,10 @@ package org.spongefiles.core.pool;
  *      28      4  segment count
  *      32      8  pool id            random; names the segment files
  *      40      8  created at         epoch millis
- *      48      8  pid namespace      inode of the creator's /proc/self/ns/pid (0 = unknown)
+ *      48      8  (reserved)         0; was the creator's pid namespace in version 1
  *      56      4  host slots         S
  *      60      4  (reserved)
- *      64      8  lock word          0 = free, else (holder pid &lt;&lt; 32) | holder start-time bits
+ *      64      8  lock word          0 = free, else the holder process's lease id
  *      72      8  free count         entries [0, free count) of the free stack are free chunks
  *      80      8  allocations        chunks allocated since creation
  *      88      8  reclaimed          chunks freed because their owner died
@@ -35,16 +35,21 @@ package org.spongefiles.core.pool;
  *
  * Owner entry of chunk c at E + 32*c
  *
- *      +0      4  pid                owner process; 0 = free
- *      +4      4  host               0 = this node, h &gt; 0 = host table slot h - 1
- *      +8      8  process start      owner's start time in epoch millis (0 = unknown)
- *     +16      8  task               hash of the owning task attempt id
+ *      +0      8  lease              owner process's lease id; 0 = free
+ *      +8      4  host               0 = this node, h &gt; 0 = host table slot h - 1
+ *     +12      4  pid                owner's pid as it saw itself (diagnostic only)
+ *     +16      8  task               hash of the owning task attempt id, or a server session
  *     +24      8  generation         incremented at every allocation of chunk c
  *
  * Segment file s  &lt;dir&gt;/&lt;name&gt;.&lt;pool id in hex&gt;.&lt;s&gt;
  *
  *   chunks per segment × chunk size bytes; chunk c is segment c / chunksPerSegment at
  *   offset (c % chunksPerSegment) × chunk size.
+ *
+ * Lease files  &lt;dir&gt;/sponge-leases/&lt;lease id in 16 hex digits&gt;.lease
+ *
+ *   one per live process using the node's pools or servers, exclusively locked (fcntl) by it;
+ *   see {@link LeaseDirectory}. A lease id whose file is gone or unlocked is dead.
  * </pre>
  *
  * <p>The free stack and the owner entries change only under the lock; data reads and writes never
@@ -53,7 +58,7 @@ package org.spongefiles.core.pool;
  */
 final class PoolLayout {
   static final long MAGIC = 0x53504F4E4745504CL;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
   static final int BYTE_ORDER_MARK = 0x01020304;
 
   static final int OFF_MAGIC = 0;
@@ -65,7 +70,7 @@ final class PoolLayout {
   static final int OFF_SEGMENT_COUNT = 28;
   static final int OFF_POOL_ID = 32;
   static final int OFF_CREATED = 40;
-  static final int OFF_PID_NAMESPACE = 48;
+  static final int OFF_RESERVED = 48;
   static final int OFF_HOST_SLOTS = 56;
   static final int OFF_LOCK = 64;
   static final int OFF_FREE_COUNT = 72;
@@ -75,9 +80,9 @@ final class PoolLayout {
 
   static final int HEADER_SIZE = 4096;
   static final int ENTRY_SIZE = 32;
-  static final int ENTRY_PID = 0;
-  static final int ENTRY_HOST = 4;
-  static final int ENTRY_START = 8;
+  static final int ENTRY_LEASE = 0;
+  static final int ENTRY_HOST = 8;
+  static final int ENTRY_PID = 12;
   static final int ENTRY_TASK = 16;
   static final int ENTRY_GENERATION = 24;
 

@@ -10,9 +10,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The pool's cross-process lock: a CAS spin lock on a mapped word holding the holder's pid and
- * start-time bits, so a waiter can tell when the holder died and take the lock over. Threads of one
- * JVM first queue on an ordinary lock, so only one of them spins on the shared word.
+ * The pool's cross-process lock: a CAS spin lock on a mapped word holding the holder process's
+ * lease id, so a waiter can tell when the holder died (its lease ended, in whatever pid namespace
+ * it ran) and take the lock over. Threads of one JVM first queue on an ordinary lock, so only one
+ * of them spins on the shared word.
  */
 final class PoolLock {
   private static final long LIVENESS_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -22,16 +23,15 @@ final class PoolLock {
   private final String poolName;
   private final ReentrantLock jvmLock;
   private final long myWord;
+  private final LeaseDirectory leases;
 
-  PoolLock(MappedWords words, long poolId, String poolName) {
+  /** A lock taken under {@code myLease}, a lease of this process in {@code leases}. */
+  PoolLock(MappedWords words, long poolId, String poolName, Lease myLease, LeaseDirectory leases) {
     this.words = words;
     this.poolName = poolName;
     this.jvmLock = JVM_LOCKS.computeIfAbsent(poolId, id -> new ReentrantLock());
-    this.myWord = word(ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
-  }
-
-  static long word(int pid, long startMillis) {
-    return ((long) pid << 32) | (startMillis & 0xffffffffL);
+    this.myWord = myLease.id();
+    this.leases = leases;
   }
 
   /**
@@ -46,8 +46,7 @@ final class PoolLock {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     if (!jvmLock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-      throw new PoolLockTimeoutException(
-          poolName, holderPid(words.getLong(OFF_LOCK)), timeout.toMillis());
+      throw new PoolLockTimeoutException(poolName, words.getLong(OFF_LOCK), timeout.toMillis());
     }
     boolean acquired = false;
     try {
@@ -62,13 +61,12 @@ final class PoolLock {
           continue;
         }
         // A holder with our own word is live and is waited for like any other: it is this
-        // process, through a second copy of this class (another class loader, whose jvmLock
-        // differs), and unlock is a single store, so an unlock of ours is never lost.
+        // process, through a second handle of this JVM's lease (another class loader, whose
+        // jvmLock differs), and unlock is a single store, so an unlock of ours is never lost.
         long now = System.nanoTime();
         if (now >= nextCheck) {
           nextCheck = now + LIVENESS_CHECK_NANOS;
-          if (!ProcessLiveness.isAliveLowBits(holderPid(holder), (int) holder)
-              && words.casLong(OFF_LOCK, holder, myWord)) {
+          if (!leases.isAlive(holder) && words.casLong(OFF_LOCK, holder, myWord)) {
             acquired = true;
             words.addLong(OFF_TAKEOVERS, 1);
             return true;
@@ -76,7 +74,7 @@ final class PoolLock {
         }
         if (now >= deadline) {
           throw new PoolLockTimeoutException(
-              poolName, holderPid(holder), TimeUnit.NANOSECONDS.toMillis(now - start));
+              poolName, holder, TimeUnit.NANOSECONDS.toMillis(now - start));
         }
         backOff(spins);
         if (Thread.interrupted()) {
@@ -95,13 +93,9 @@ final class PoolLock {
     jvmLock.unlock();
   }
 
-  /** The pid holding the lock now, or 0 when it is free. */
-  int holderPid() {
-    return holderPid(words.getLong(OFF_LOCK));
-  }
-
-  private static int holderPid(long word) {
-    return (int) (word >>> 32);
+  /** The lease id of the process holding the lock now, or 0 when it is free. */
+  long holder() {
+    return words.getLong(OFF_LOCK);
   }
 
   private static void backOff(int spins) {

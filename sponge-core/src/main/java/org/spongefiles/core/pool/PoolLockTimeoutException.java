@@ -6,21 +6,22 @@ import java.io.IOException;
 public class PoolLockTimeoutException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  private final int holderPid;
+  private final long holderLease;
 
-  PoolLockTimeoutException(String pool, int holderPid, long waitedMillis) {
+  PoolLockTimeoutException(String pool, long holderLease, long waitedMillis) {
     super(
         "Pool "
             + pool
-            + ": lock held by live process "
-            + holderPid
+            + ": lock held by the live process of lease "
+            + Long.toHexString(holderLease)
             + " for more than "
             + waitedMillis
             + " ms (sponge.pool.lock.timeout)");
-    this.holderPid = holderPid;
+    this.holderLease = holderLease;
   }
 
-  public int holderPid() {
-    return holderPid;
+  /** The lease id of the process that held the lock. */
+  public long holderLease() {
+    return holderLease;
   }
 }

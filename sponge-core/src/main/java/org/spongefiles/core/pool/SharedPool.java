@@ -108,7 +108,7 @@ public final class SharedPool implements Closeable {
   }
 
   /**
-   * Frees every chunk whose owner is a dead process of this node (by pid and start time).
+   * Frees every chunk whose owner is a process of this node whose lease has ended.
    *
    * @return how many chunks were freed
    */
@@ -121,22 +121,32 @@ public final class SharedPool implements Closeable {
   }
 
   /**
-   * The owner entries of this node's processes that are gone (by pid and start time): what {@link
-   * #reclaimOrphans} frees, and what the sponge server frees once no I/O of its own is in flight.
+   * The owner entries of this node's processes whose lease has ended: what {@link #reclaimOrphans}
+   * frees, and what the sponge server frees once no I/O of its own is in flight.
    */
   public List<OwnerEntry> deadLocalOwners() {
     checkOpen();
     List<OwnerEntry> dead = new ArrayList<>();
-    Map<ChunkOwner, Boolean> alive = new HashMap<>();
+    Map<Long, Boolean> alive = new HashMap<>();
     for (OwnerEntry entry : pool.owners()) {
       ChunkOwner owner = entry.owner();
-      if (owner.isLocal()
-          && !alive.computeIfAbsent(
-              owner, o -> ProcessLiveness.isAlive(o.pid(), o.startMillis()))) {
+      if (owner.isLocal() && !alive.computeIfAbsent(owner.lease(), pool.leases::isAlive)) {
         dead.add(entry);
       }
     }
     return dead;
+  }
+
+  /** This process's lease beside the pool, under which it takes the pool's lock. */
+  public Lease processLease() {
+    checkOpen();
+    return pool.lease;
+  }
+
+  /** The node's lease files, beside this pool: whose owners are alive. */
+  public LeaseDirectory leases() {
+    checkOpen();
+    return pool.leases;
   }
 
   /**
@@ -347,10 +357,10 @@ public final class SharedPool implements Closeable {
     return pool.spec.metadataFile();
   }
 
-  /** The pid holding the pool lock at this instant, 0 when free. */
-  public int lockHolderPid() {
+  /** The lease id of the process holding the pool lock at this instant, 0 when free. */
+  public long lockHolder() {
     checkOpen();
-    return pool.holderPid();
+    return pool.lockHolder();
   }
 
   /** Counters kept in the pool's header since it was created. */

@@ -229,20 +229,20 @@ public final class RemoteConnection implements Closeable {
     return ServerStats.decode(reply.payload(), server.toString());
   }
 
-  /** Whether each process (pid, start time) on the server's node is alive. */
-  public boolean[] liveness(int[] pids, long[] starts) throws IOException {
+  /** Whether each lease of a process on the server's node is held (its process alive). */
+  public boolean[] liveness(long[] leases) throws IOException {
     Frame reply =
         call(
             Opcode.LIVENESS,
             Opcode.LIVENESS_REPLY,
             Frame.MAX_CONTROL_PAYLOAD,
-            Processes.encodeQuery(pids, starts));
+            Processes.encodeQuery(leases));
     boolean[] alive = Processes.decodeReply(reply.payload(), server.toString());
-    if (alive.length != pids.length) {
+    if (alive.length != leases.length) {
       throw new WireException(
           ErrorCode.MALFORMED_FRAME,
           server.toString(),
-          alive.length + " answers for " + pids.length + " processes");
+          alive.length + " answers for " + leases.length + " leases");
     }
     return alive;
   }

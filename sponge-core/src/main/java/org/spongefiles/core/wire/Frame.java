@@ -10,7 +10,8 @@ import java.nio.ByteBuffer;
  *  offset  size  field
  *  ------  ----  -----------------------------------------------------------------
  *       0     4  magic        0x53504E47 ("SPNG")
- *       4     1  version      2 (1 had no session tickets; it is refused)
+ *       4     1  version      3 (2 named clients by pid and start time, 1 had no session
+ *                            tickets; both are refused)
  *       5     1  opcode       see {@link Opcode}
  *       6     2  flags        bit 0: this frame is a response; other bits must be 0
  *       8     8  request id   chosen by the requester, echoed in the response
@@ -29,7 +30,7 @@ import java.nio.ByteBuffer;
  */
 public final class Frame {
   public static final int MAGIC = 0x53504E47;
-  public static final byte VERSION = 2;
+  public static final byte VERSION = 3;
   public static final int HEADER_SIZE = 20;
   public static final int FLAG_RESPONSE = 1;
 

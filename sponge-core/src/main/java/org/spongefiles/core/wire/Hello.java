@@ -9,8 +9,8 @@ import java.util.Base64;
  *
  * <pre>
  * string livenessEndpoint  host:port of the sponge server of the client's node ("" if none)
- * i32    pid               client process
- * i64    startMillis       client process start time
+ * i32    pid               client process as it sees itself (diagnostic only; 1 in a container)
+ * i64    lease             id of the client process's lease on its node (0: none, holds no chunk)
  * i64    taskHash          hash of the task attempt id
  * string taskId            task attempt id, for logs
  * bytes  ticket            the session ticket this server issued to the task before, or empty for
@@ -22,7 +22,7 @@ import java.util.Base64;
 public final class Hello {
   public final String livenessEndpoint;
   public final int pid;
-  public final long startMillis;
+  public final long lease;
   public final long taskHash;
   public final String taskId;
   public final byte[] ticket;
@@ -32,7 +32,7 @@ public final class Hello {
   public Hello(
       String livenessEndpoint,
       int pid,
-      long startMillis,
+      long lease,
       long taskHash,
       String taskId,
       byte[] ticket,
@@ -40,7 +40,7 @@ public final class Hello {
       byte[] proof) {
     this.livenessEndpoint = livenessEndpoint;
     this.pid = pid;
-    this.startMillis = startMillis;
+    this.lease = lease;
     this.taskHash = taskHash;
     this.taskId = taskId;
     this.ticket = ticket;
@@ -54,7 +54,7 @@ public final class Hello {
             + "|"
             + pid
             + "|"
-            + startMillis
+            + lease
             + "|"
             + taskHash
             + "|"
@@ -65,8 +65,7 @@ public final class Hello {
   }
 
   public Hello withProof(byte[] newProof) {
-    return new Hello(
-        livenessEndpoint, pid, startMillis, taskHash, taskId, ticket, clientNonce, newProof);
+    return new Hello(livenessEndpoint, pid, lease, taskHash, taskId, ticket, clientNonce, newProof);
   }
 
   public ByteBuffer encode() {
@@ -85,7 +84,7 @@ public final class Hello {
                 + proof.length);
     Codec.putString(out, livenessEndpoint);
     out.putInt(pid);
-    out.putLong(startMillis);
+    out.putLong(lease);
     out.putLong(taskHash);
     Codec.putString(out, taskId);
     Codec.putBytes(out, ticket);
@@ -97,7 +96,7 @@ public final class Hello {
   public static Hello decode(ByteBuffer in, String peer) throws WireException {
     String endpoint = Codec.getString(in, peer, "livenessEndpoint");
     int pid = Codec.getInt(in, peer, "pid");
-    long start = Codec.getLong(in, peer, "startMillis");
+    long lease = Codec.getLong(in, peer, "lease");
     long task = Codec.getLong(in, peer, "taskHash");
     String taskId = Codec.getString(in, peer, "taskId");
     byte[] ticket = Codec.getBytes(in, peer, "ticket");
@@ -107,6 +106,6 @@ public final class Hello {
     if (pid <= 0) {
       throw new WireException(ErrorCode.MALFORMED_FRAME, peer, "pid " + pid + " in HELLO");
     }
-    return new Hello(endpoint, pid, start, task, taskId, ticket, nonce, proof);
+    return new Hello(endpoint, pid, lease, task, taskId, ticket, nonce, proof);
   }
 }

@@ -3,33 +3,30 @@ package org.spongefiles.core.wire;
 import java.nio.ByteBuffer;
 
 /**
- * LIVENESS body {@code i32 n, n x (i32 pid, i64 startMillis)} and LIVENESS_REPLY body {@code i32 n,
- * n x u8 alive}.
+ * LIVENESS body {@code i32 n, n x i64 lease} (lease ids of processes on the answering server's
+ * node) and LIVENESS_REPLY body {@code i32 n, n x u8 alive}.
  */
 public final class Processes {
   private Processes() {}
 
-  public static ByteBuffer encodeQuery(int[] pids, long[] starts) {
-    ByteBuffer out = ByteBuffer.allocate(4 + 12 * pids.length);
-    out.putInt(pids.length);
-    for (int i = 0; i < pids.length; i++) {
-      out.putInt(pids[i]);
-      out.putLong(starts[i]);
+  public static ByteBuffer encodeQuery(long[] leases) {
+    ByteBuffer out = ByteBuffer.allocate(4 + 8 * leases.length);
+    out.putInt(leases.length);
+    for (long lease : leases) {
+      out.putLong(lease);
     }
     return out.flip();
   }
 
-  /** Decodes a query into {@code [pids, starts]} as parallel arrays wrapped in an Object[]. */
-  public static Query decodeQuery(ByteBuffer in, String peer) throws WireException {
-    int count = Codec.getCount(in, 12, peer, "process");
-    int[] pids = new int[count];
-    long[] starts = new long[count];
+  /** Decodes a query: the lease ids asked about. */
+  public static long[] decodeQuery(ByteBuffer in, String peer) throws WireException {
+    int count = Codec.getCount(in, 8, peer, "lease");
+    long[] leases = new long[count];
     for (int i = 0; i < count; i++) {
-      pids[i] = in.getInt();
-      starts[i] = in.getLong();
+      leases[i] = in.getLong();
     }
     Codec.requireEnd(in, peer, "LIVENESS");
-    return new Query(pids, starts);
+    return leases;
   }
 
   public static ByteBuffer encodeReply(boolean[] alive) {
@@ -49,16 +46,5 @@ public final class Processes {
     }
     Codec.requireEnd(in, peer, "LIVENESS_REPLY");
     return alive;
-  }
-
-  /** The processes asked about. */
-  public static final class Query {
-    public final int[] pids;
-    public final long[] starts;
-
-    Query(int[] pids, long[] starts) {
-      this.pids = pids;
-      this.starts = starts;
-    }
   }
 }

@@ -70,8 +70,8 @@ class ChunkHandoverTest {
   @Test
   void aFreedChunkReadsAsZerosForItsNextOwner() throws Exception {
     try (SharedPool pool = SharedPool.open(spec())) {
-      ChunkOwner first = ChunkOwner.currentProcess("attempt_first");
-      ChunkOwner next = ChunkOwner.currentProcess("attempt_next");
+      ChunkOwner first = ChunkOwner.of(pool.leases().processLease(), "attempt_first");
+      ChunkOwner next = ChunkOwner.of(pool.leases().processLease(), "attempt_next");
       PoolChunk chunk = pool.allocateOne(first);
       pool.write(chunk.index(), 0, patterned(chunk.index(), pool.chunkSize()));
       assertThat(readWhole(pool, chunk.index()))
@@ -91,8 +91,8 @@ class ChunkHandoverTest {
   @Test
   void readsWithinWhatTheOwnerWroteReturnItsBytesAndZerosPastThem() throws Exception {
     try (SharedPool pool = SharedPool.open(spec())) {
-      ChunkOwner first = ChunkOwner.currentProcess("attempt_first");
-      ChunkOwner next = ChunkOwner.currentProcess("attempt_next");
+      ChunkOwner first = ChunkOwner.of(pool.leases().processLease(), "attempt_first");
+      ChunkOwner next = ChunkOwner.of(pool.leases().processLease(), "attempt_next");
       PoolChunk chunk = pool.allocateOne(first);
       pool.write(chunk.index(), 0, patterned(chunk.index(), pool.chunkSize()));
       pool.free(first, List.of(chunk));
@@ -141,7 +141,8 @@ class ChunkHandoverTest {
       child.kill();
       assertThat(pool.reclaimOrphans()).isEqualTo(3);
 
-      List<PoolChunk> lent = pool.allocate(ChunkOwner.currentProcess("attempt_after_kill"), 3);
+      List<PoolChunk> lent =
+          pool.allocate(ChunkOwner.of(pool.leases().processLease(), "attempt_after_kill"), 3);
 
       assertThat(lent).extracting(PoolChunk::index).containsExactlyInAnyOrderElementsOf(filled);
       for (PoolChunk chunk : lent) {

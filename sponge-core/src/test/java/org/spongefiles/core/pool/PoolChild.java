@@ -1,15 +1,21 @@
 package org.spongefiles.core.pool;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.spongefiles.testkit.RandomBytes;
 
 /**
  * A separate process using a pool, for the cross-process tests. Modes:
@@ -17,12 +23,16 @@ import java.util.SplittableRandom;
  * <ul>
  *   <li>{@code open <dir> <name>}: opens (or creates) the pool, prints {@code OPENED <pool id>}.
  *   <li>{@code churn <dir> <name> <iterations> <seed>}: allocates and frees chunks at random,
- *       stamping each chunk it gets with its pid and the chunk index, then prints {@code HELD
- *       index:generation ...} and exits.
+ *       stamping each chunk it gets with its pid and the chunk index, then prints {@code LEASE
+ *       <lease id in hex>} and {@code HELD index:generation ...} and exits.
  *   <li>{@code fill <dir> <name> <chunks>}: allocates chunks, writes every byte of each with {@link
  *       #pattern}, prints {@code FILLED index ...} and waits to be killed.
  *   <li>{@code hold <dir> <name> <chunks>}: allocates chunks, then takes the pool lock and keeps
- *       it; prints {@code READY} and waits to be killed.
+ *       it; prints {@code READY <chunks> <lease id in hex>} and waits to be killed.
+ *   <li>{@code keep <dir> <name> <chunks>}: prints {@code PID <its pid>}, allocates chunks and
+ *       fills them with random bytes, prints {@code KEPT <lease id in hex> <sha-256 in hex>}, then
+ *       answers each input line {@code VERIFY} with {@code VERIFIED <sha-256 of the chunks read
+ *       back now>} until its input ends.
  * </ul>
  */
 public final class PoolChild {
@@ -47,6 +57,9 @@ public final class PoolChild {
       case "hold":
         hold(spec, Integer.parseInt(args[3]));
         break;
+      case "keep":
+        keep(spec, Integer.parseInt(args[3]));
+        break;
       default:
         throw new IllegalArgumentException(args[0]);
     }
@@ -55,7 +68,8 @@ public final class PoolChild {
 
   private static void churn(PoolSpec spec, int iterations, long seed) throws Exception {
     int pid = ProcessLiveness.currentPid();
-    ChunkOwner owner = ChunkOwner.currentProcess("churn-" + pid);
+    Lease lease = LeaseDirectory.beside(spec.dir()).processLease();
+    ChunkOwner owner = ChunkOwner.of(lease, "churn-" + pid);
     SplittableRandom random = new SplittableRandom(seed);
     List<PoolChunk> held = new ArrayList<>();
     try (SharedPool pool = SharedPool.open(spec)) {
@@ -80,6 +94,7 @@ public final class PoolChild {
           }
         }
       }
+      System.out.println("LEASE " + Long.toHexString(lease.id()));
       StringBuilder line = new StringBuilder("HELD");
       for (PoolChunk chunk : held) {
         line.append(' ').append(chunk.index()).append(':').append(chunk.generation());
@@ -96,7 +111,8 @@ public final class PoolChild {
   private static void fill(PoolSpec spec, int chunks) throws Exception {
     SharedPool pool = SharedPool.open(spec);
     StringBuilder line = new StringBuilder("FILLED");
-    for (PoolChunk chunk : pool.allocate(ChunkOwner.currentProcess("filler"), chunks)) {
+    for (PoolChunk chunk :
+        pool.allocate(ChunkOwner.of(pool.leases().processLease(), "filler"), chunks)) {
       ByteBuffer bytes = ByteBuffer.allocate(pool.chunkSize());
       for (int i = 0; i < bytes.capacity(); i++) {
         bytes.put(i, pattern(chunk.index(), i));
@@ -109,9 +125,52 @@ public final class PoolChild {
     Thread.sleep(Long.MAX_VALUE);
   }
 
+  private static void keep(PoolSpec spec, int chunks) throws Exception {
+    System.out.println("PID " + ProcessLiveness.currentPid());
+    try (SharedPool pool = SharedPool.open(spec)) {
+      Lease lease = pool.leases().processLease();
+      List<PoolChunk> got = pool.allocate(ChunkOwner.of(lease, "keeper"), chunks);
+      if (got.size() != chunks) {
+        throw new AssertionError("got " + got.size() + " of " + chunks + " chunks");
+      }
+      byte[] bytes = RandomBytes.array(7, pool.chunkSize());
+      for (PoolChunk chunk : got) {
+        bytes[0] = (byte) chunk.index();
+        pool.write(chunk.index(), 0, ByteBuffer.wrap(bytes));
+      }
+      System.out.println("KEPT " + Long.toHexString(lease.id()) + " " + digest(pool, got));
+      System.out.flush();
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (line.equals("VERIFY")) {
+          System.out.println("VERIFIED " + digest(pool, got));
+          System.out.flush();
+        }
+      }
+    }
+  }
+
+  /** SHA-256 over every byte of {@code chunks}, in order, read back from the pool. */
+  private static String digest(SharedPool pool, List<PoolChunk> chunks) throws Exception {
+    MessageDigest sha = RandomBytes.sha256();
+    ByteBuffer buffer = ByteBuffer.allocate(pool.chunkSize());
+    for (PoolChunk chunk : chunks) {
+      buffer.clear();
+      pool.read(chunk.index(), 0, buffer);
+      if (!pool.isCurrent(chunk)) {
+        throw new AssertionError("chunk " + chunk + " was taken from this live process");
+      }
+      sha.update(buffer.flip());
+    }
+    return String.format("%064x", new BigInteger(1, sha.digest()));
+  }
+
   private static void hold(PoolSpec spec, int chunks) throws Exception {
     SharedPool pool = SharedPool.open(spec);
-    List<PoolChunk> got = pool.allocate(ChunkOwner.currentProcess("holder"), chunks);
+    Lease lease = pool.leases().processLease();
+    List<PoolChunk> got = pool.allocate(ChunkOwner.of(lease, "holder"), chunks);
     if (got.size() != chunks) {
       throw new AssertionError("got " + got.size() + " chunks");
     }
@@ -121,12 +180,11 @@ public final class PoolChild {
           channel.map(FileChannel.MapMode.READ_WRITE, 0, PoolLayout.HEADER_SIZE);
       meta.order(ByteOrder.nativeOrder());
       MappedWords words = new MappedWords(meta);
-      long me = PoolLock.word(ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis());
-      while (!words.casLong(PoolLayout.OFF_LOCK, 0, me)) {
+      while (!words.casLong(PoolLayout.OFF_LOCK, 0, lease.id())) {
         Thread.onSpinWait();
       }
     }
-    System.out.println("READY " + got.size());
+    System.out.println("READY " + got.size() + " " + Long.toHexString(lease.id()));
     System.out.flush();
     Thread.sleep(Long.MAX_VALUE);
   }

@@ -62,9 +62,12 @@ class PoolCrossProcessTest {
       try (Stream<Path> files = Files.list(dir)) {
         List<String> names =
             files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
-        // One metadata file, 4 segments of 16 MiB and the written extents; no temporary or losing
-        // files left behind.
-        assertThat(names).hasSize(6).contains("x.meta").anyMatch(n -> n.endsWith(".extents"));
+        // One metadata file, 4 segments of 16 MiB and the written extents beside the lease
+        // directory; no temporary or losing files left behind.
+        assertThat(names)
+            .hasSize(7)
+            .contains("x.meta", "sponge-leases")
+            .anyMatch(n -> n.endsWith(".extents"));
         assertThat(names).noneMatch(n -> n.contains("tmp"));
       }
       try (SharedPool pool = SharedPool.open(spec())) {
@@ -86,8 +89,11 @@ class PoolCrossProcessTest {
         ChildJvm b =
             ChildJvm.start(PoolChild.class, stderr, "churn", dir.toString(), "x", "3000", "2")) {
       Map<Long, Set<Integer>> heldByPid = new HashMap<>();
+      Map<Long, Long> leaseByPid = new HashMap<>();
       Map<Integer, Long> generation = new HashMap<>();
       for (ChildJvm child : List.of(a, b)) {
+        String lease = child.awaitLine("LEASE", 90, TimeUnit.SECONDS).substring(6);
+        leaseByPid.put(child.pid(), Long.parseUnsignedLong(lease, 16));
         String line = child.awaitLine("HELD", 90, TimeUnit.SECONDS);
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isZero();
         Set<Integer> held = new HashSet<>();
@@ -113,6 +119,7 @@ class PoolCrossProcessTest {
         for (Map.Entry<Long, Set<Integer>> owner : heldByPid.entrySet()) {
           for (int chunk : owner.getValue()) {
             OwnerEntry entry = entries.get(chunk);
+            assertThat(entry.owner().lease()).isEqualTo(leaseByPid.get(owner.getKey()));
             assertThat(entry.owner().pid()).isEqualTo(owner.getKey().intValue());
             assertThat(entry.generation()).isEqualTo(generation.get(chunk));
             ByteBuffer bytes = pool.chunkBuffer(chunk);
@@ -123,7 +130,7 @@ class PoolCrossProcessTest {
             assertThat(bytes.getLong(8)).isEqualTo(generation.get(chunk));
           }
         }
-        // Both children are gone now: every chunk they held is an orphan.
+        // Both children are gone now, and their leases with them: every chunk is an orphan.
         assertThat(pool.reclaimOrphans()).isEqualTo(heldA.size() + heldB.size());
         assertThat(pool.freeChunks()).isEqualTo(pool.chunkCount());
       }
@@ -135,10 +142,11 @@ class PoolCrossProcessTest {
     try (SharedPool pool = SharedPool.open(spec());
         ChildJvm holder =
             ChildJvm.start(PoolChild.class, stderr, "hold", dir.toString(), "x", "7")) {
-      ChunkOwner live = ChunkOwner.currentProcess("live");
+      ChunkOwner live = ChunkOwner.of(pool.leases().processLease(), "live");
       List<PoolChunk> mine = pool.allocate(live, 5);
-      holder.awaitLine("READY", 60, TimeUnit.SECONDS);
-      assertThat(pool.lockHolderPid()).isEqualTo((int) holder.pid());
+      String[] ready = holder.awaitLine("READY", 60, TimeUnit.SECONDS).split(" ");
+      assertThat(pool.lockHolder()).isEqualTo(Long.parseUnsignedLong(ready[2], 16));
+      assertThat(pool.leases().isAlive(pool.lockHolder())).isTrue();
       assertThat(pool.freeChunks()).isEqualTo(pool.chunkCount() - 12);
 
       holder.kill();

@@ -68,12 +68,7 @@ class PoolIsolationTest {
     assertThat(spec.name()).isEqualTo("sponge-pool-root");
     byte[] secret = "the chunk of user root".getBytes(StandardCharsets.UTF_8);
     try (SharedPool pool = SharedPool.open(spec)) {
-      ChunkOwner owner =
-          new ChunkOwner(
-              ProcessLiveness.currentPid(),
-              ProcessLiveness.currentStartMillis(),
-              0,
-              ChunkOwner.taskHash("attempt_iso"));
+      ChunkOwner owner = ChunkOwner.of(pool.leases().processLease(), "attempt_iso");
       PoolChunk chunk = pool.allocate(owner, 1).get(0);
       ByteBuffer target = pool.chunkBuffer(chunk.index());
       target.put(secret);

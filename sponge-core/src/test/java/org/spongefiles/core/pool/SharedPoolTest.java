@@ -3,6 +3,7 @@ package org.spongefiles.core.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -37,14 +38,23 @@ class SharedPoolTest {
     return new PoolSpec(dir, "p", size, chunk, 1L << 20, true, "rw-------", Duration.ofSeconds(2));
   }
 
+  /** Task {@code task} of this process, under its lease beside the pool. */
+  private ChunkOwner owner(String task) throws IOException {
+    return ChunkOwner.of(LeaseDirectory.beside(dir).processLease(), task);
+  }
+
   @Test
   void createsFormatsAndReattachesToTheSamePool() throws Exception {
     try (SharedPool first = SharedPool.open(spec(4L << 20, 64 << 10))) {
       assertThat(first.chunkCount()).isEqualTo(64);
       assertThat(first.chunkSize()).isEqualTo(64 << 10);
       assertThat(first.freeChunks()).isEqualTo(64);
-      // 4 MiB in 1 MiB segments: four segment files and the written extents beside the metadata.
-      assertThat(TestDirs.countFiles(dir)).isEqualTo(6);
+      // 4 MiB in 1 MiB segments: four segment files and the written extents beside the metadata
+      // file (and the lease directory, holding this process's lease).
+      try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+        assertThat(files.filter(Files::isRegularFile).count()).isEqualTo(6);
+      }
+      assertThat(dir.resolve("sponge-leases")).isDirectory();
       try (SharedPool second = SharedPool.open(spec(999L << 20, 1 << 20))) {
         assertThat(second.poolId()).isEqualTo(first.poolId());
         assertThat(second.chunkSize())
@@ -146,7 +156,7 @@ class SharedPoolTest {
   @Test
   void anInterruptedThreadStillFreesItsChunksAndKeepsTheInterrupt() throws Exception {
     try (SharedPool pool = SharedPool.open(spec(2L << 20, 64 << 10))) {
-      ChunkOwner owner = ChunkOwner.currentProcess("attempt_interrupted");
+      ChunkOwner owner = owner("attempt_interrupted");
       List<PoolChunk> chunks = pool.allocate(owner, 3);
       Thread.currentThread().interrupt();
       try {
@@ -165,7 +175,7 @@ class SharedPoolTest {
   @Test
   void allocatesEveryChunkOnceThenReportsFull() throws Exception {
     try (SharedPool pool = SharedPool.open(spec(2L << 20, 64 << 10))) {
-      ChunkOwner owner = ChunkOwner.currentProcess("t1");
+      ChunkOwner owner = owner("t1");
       List<PoolChunk> got = pool.allocate(owner, 100);
       assertThat(got).hasSize(32);
       assertThat(got.stream().map(PoolChunk::index).collect(Collectors.toSet())).hasSize(32);
@@ -181,7 +191,7 @@ class SharedPoolTest {
   @Test
   void reallocationBumpsTheGenerationAndStaleHandlesCannotFree() throws Exception {
     try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
-      ChunkOwner owner = ChunkOwner.currentProcess("t1");
+      ChunkOwner owner = owner("t1");
       PoolChunk first = pool.allocateOne(owner);
       assertThat(pool.free(owner, List.of(first))).isEqualTo(1);
       PoolChunk again = pool.allocateOne(owner);
@@ -189,9 +199,7 @@ class SharedPoolTest {
       assertThat(again.generation()).isEqualTo(first.generation() + 1);
       assertThat(pool.isCurrent(first)).isFalse();
       assertThat(pool.free(owner, List.of(first))).as("stale handle").isZero();
-      assertThat(pool.free(ChunkOwner.currentProcess("other"), List.of(again)))
-          .as("another task's chunk")
-          .isZero();
+      assertThat(pool.free(owner("other"), List.of(again))).as("another task's chunk").isZero();
       assertThat(pool.isCurrent(again)).isTrue();
     }
   }
@@ -200,7 +208,7 @@ class SharedPoolTest {
   void chunkBytesAreSharedBetweenHandlesAndMappings() throws Exception {
     PoolSpec spec = spec(1L << 20, 64 << 10);
     try (SharedPool writer = SharedPool.open(spec)) {
-      PoolChunk chunk = writer.allocateOne(ChunkOwner.currentProcess("t"));
+      PoolChunk chunk = writer.allocateOne(owner("t"));
       ByteBuffer bytes = writer.chunkBuffer(chunk.index());
       bytes.putLong(0, 0x1122334455667788L);
       // A second, independent mapping of the same files (as another process would have).
@@ -229,22 +237,21 @@ class SharedPoolTest {
   }
 
   @Test
-  void reclaimFreesOnlyChunksOfDeadProcesses() throws Exception {
+  void reclaimFreesOnlyChunksOfEndedLeases() throws Exception {
     try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
-      ChunkOwner live = ChunkOwner.currentProcess("live");
-      Process dead = new ProcessBuilder("true").start();
-      dead.waitFor();
-      ChunkOwner gone = new ChunkOwner((int) dead.pid(), 0, 0, ChunkOwner.taskHash("gone"));
-      ChunkOwner recycled =
-          new ChunkOwner(
-              ProcessLiveness.currentPid(), ProcessLiveness.currentStartMillis() - 60_000, 0, 7);
-      ChunkOwner remote = new ChunkOwner(12345, 0, pool.hostId("elsewhere:1"), 9);
+      ChunkOwner live = owner("live");
+      Lease ended = pool.leases().acquire();
+      ended.close();
+      ChunkOwner gone = ChunkOwner.of(ended, "gone");
+      // A lease of another process that never existed here: no file, so no one holds it.
+      ChunkOwner unknown = new ChunkOwner(0x0123456789abcdefL, 1, 0, 7);
+      ChunkOwner remote = new ChunkOwner(0x0123456789abcdefL, 1, pool.hostId("elsewhere:1"), 9);
       List<PoolChunk> mine = pool.allocate(live, 3);
       pool.allocate(gone, 4);
-      pool.allocate(recycled, 2);
+      pool.allocate(unknown, 2);
       pool.allocate(remote, 1);
       assertThat(pool.reclaimOrphans())
-          .as("the dead pid and the pid whose start time does not match")
+          .as("the closed lease's and the unknown lease's; the remote owner is not ours to judge")
           .isEqualTo(6);
       Set<Integer> left = pool.owners().stream().map(OwnerEntry::chunk).collect(Collectors.toSet());
       assertThat(left).containsAll(mine.stream().map(PoolChunk::index).collect(Collectors.toSet()));
@@ -297,8 +304,18 @@ class SharedPoolTest {
     Files.write(meta, version);
     assertThatThrownBy(() -> SharedPool.open(spec))
         .isInstanceOf(PoolFormatException.class)
-        .hasMessageContaining("layout version 99 but this build reads version 1");
+        .hasMessageContaining("layout version 99 but this build reads version 2");
     assertThat(Files.readAllBytes(meta)).isEqualTo(version);
+
+    byte[] pidLayout = original.clone();
+    ByteBuffer.wrap(pidLayout).order(ByteOrder.nativeOrder()).putInt(PoolLayout.OFF_VERSION, 1);
+    Files.write(meta, pidLayout);
+    assertThatThrownBy(() -> SharedPool.open(spec))
+        .isInstanceOf(PoolFormatException.class)
+        .hasMessageContaining(meta.toString())
+        .hasMessageContaining("layout version 1, which named chunk owners by pid")
+        .hasMessageContaining("remove the pool files");
+    assertThat(Files.readAllBytes(meta)).isEqualTo(pidLayout);
 
     byte[] swapped = original.clone();
     ByteBuffer.wrap(swapped)
@@ -330,8 +347,8 @@ class SharedPoolTest {
     SharedPool b = SharedPool.open(spec);
     a.close();
     a.close();
-    assertThat(b.allocateOne(ChunkOwner.currentProcess("t"))).isNotNull();
-    assertThatThrownBy(() -> a.allocateOne(ChunkOwner.currentProcess("t")))
+    assertThat(b.allocateOne(owner("t"))).isNotNull();
+    assertThatThrownBy(() -> a.allocateOne(owner("t")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
     b.close();
@@ -342,13 +359,13 @@ class SharedPoolTest {
     try (SharedPool pool = SharedPool.open(spec(1L << 20, 64 << 10))) {
       List<PoolChunk> all = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
-        all.addAll(pool.allocate(ChunkOwner.currentProcess("t" + t), 3));
+        all.addAll(pool.allocate(owner("t" + t), 3));
       }
       Set<Integer> expected = new HashSet<>();
       all.forEach(c -> expected.add(c.index()));
       assertThat(pool.owners().stream().map(OwnerEntry::chunk).collect(Collectors.toSet()))
           .isEqualTo(expected);
-      assertThat(pool.freeAll(ChunkOwner.currentProcess("t2"))).isEqualTo(3);
+      assertThat(pool.freeAll(owner("t2"))).isEqualTo(3);
       assertThat(pool.owners()).hasSize(9);
     }
   }
