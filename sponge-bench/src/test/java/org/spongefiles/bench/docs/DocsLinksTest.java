@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,13 +42,13 @@ class DocsLinksTest {
   void performancePageShowsItsPlotsFromExistingFiles() {
     Path page = MarkdownDocs.root().resolve("docs").resolve("performance.md");
     List<String> images = new ArrayList<>();
-    List<String> broken = new ArrayList<>();
+    Set<String> broken = new LinkedHashSet<>();
     List<String> lines = MarkdownDocs.proseLines(page);
     for (int i = 0; i < lines.size(); i++) {
       for (String target : MarkdownDocs.targets(lines.get(i), true)) {
         images.add(target);
         if (MarkdownDocs.isExternal(target) || !Files.isRegularFile(resolve(page, target))) {
-          broken.add(where(page, i) + ": " + target);
+          broken.add(where(page, i) + ": " + target + " (no such file)");
         }
       }
       for (String target : MarkdownDocs.targets(lines.get(i), false)) {
