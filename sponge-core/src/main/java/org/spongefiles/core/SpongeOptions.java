@@ -82,7 +82,7 @@ public final class SpongeOptions implements OptionSet {
           .describe(
               "Whether chunks in the node's pool carry CRC32C checksums verified on read. Off by "
                   + "default: the pool never leaves the node's memory, and a checksum costs about "
-                  + "one more pass over every chunk (see docs/benchmarks.md).");
+                  + "one more pass over every chunk (see docs/performance.md).");
 
   public static final ConfigOption<Duration> POOL_LOCK_TIMEOUT =
       ConfigOption.duration("sponge.pool.lock.timeout", Duration.ofSeconds(5))
