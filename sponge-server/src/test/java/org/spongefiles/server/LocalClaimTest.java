@@ -1,34 +1,34 @@
 package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.pool.OwnerEntry;
+import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
+import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.WireException;
 
 /**
  * Real sockets from 127.0.0.2 to a server whose endpoint is 127.0.0.1: a peer of this host (all of
- * 127.0.0.0/8 is this host) naming the server's endpoint with its real pid and start time is a
- * local task; the same claim with pid 1 and no start time cannot be checked, so it is counted
- * against a node quota and its chunks are freed once the grace period passes, whether or not its
- * connection is still open.
+ * 127.0.0.0/8 is this host) naming the server's endpoint with the lease its process holds beside
+ * the pool is a local task; a claim naming a lease nobody holds is checked like any local one and
+ * its chunks are freed by the next sweep, whether or not its connection is still open; a claim
+ * naming no lease holds no chunk at all.
  */
 @Timeout(60)
 class LocalClaimTest {
-  private static final int NODE_QUOTA = 2;
   private ServerFixture fixture;
   private SpongeServer server;
   private RawClient client;
@@ -37,9 +37,6 @@ class LocalClaimTest {
   void setUp() throws Exception {
     fixture = new ServerFixture();
     Configuration conf = fixture.serverConf("node-a", 16);
-    conf.set(
-        "sponge.server.quota.per.node", Long.toString(NODE_QUOTA * (long) ServerFixture.CHUNK));
-    conf.set("sponge.server.reclaim.grace", "300ms");
     server = fixture.start(conf);
     client = new RawClient(server.address(), InetAddress.getByName("127.0.0.2"));
   }
@@ -59,18 +56,15 @@ class LocalClaimTest {
     return ChunkHandles.decode(reply.payload, "server");
   }
 
+  private Hello hello(int pid, long lease, String task) {
+    return new Hello(
+        server.endpoint(), pid, lease, 7, task, new byte[0], new byte[32], new byte[0]);
+  }
+
   @Test
   void aTaskOfThisHostNamingTheEndpointIsLocal() throws Exception {
-    client.hello(
-        new Hello(
-            server.endpoint(),
-            ProcessLiveness.currentPid(),
-            ProcessLiveness.currentStartMillis(),
-            7,
-            "attempt_local_claim",
-            new byte[0],
-            new byte[32],
-            new byte[0]));
+    long lease = server.pool().processLease().id();
+    client.hello(hello(ProcessLiveness.currentPid(), lease, "attempt_local_claim"));
 
     List<ChunkHandle> chunks = allocate(5);
 
@@ -82,23 +76,29 @@ class LocalClaimTest {
   }
 
   @Test
-  void pidOneWithoutAStartTimeIsNotLocalAndExpires() throws Exception {
-    client.hello(
-        new Hello(
-            server.endpoint(), 1, 0, 7, "attempt_pid_one", new byte[0], new byte[32], new byte[0]));
+  void aLeaseNobodyHoldsLosesItsChunksAtTheNextSweep() throws Exception {
+    Lease ended = server.pool().leases().acquire();
+    long id = ended.id();
+    ended.close();
+    client.hello(hello(1, id, "attempt_ended_lease"));
 
-    List<ChunkHandle> chunks = allocate(5);
+    assertThat(allocate(5)).hasSize(5);
 
-    assertThat(chunks).as("counted against the node quota").hasSize(NODE_QUOTA);
-    List<OwnerEntry> owners = server.pool().owners();
-    assertThat(owners).hasSize(NODE_QUOTA);
-    for (OwnerEntry entry : owners) {
-      assertThat(entry.owner().isLocal()).isFalse();
-      assertThat(server.pool().hostName(entry.owner().host())).isEqualTo("?127.0.0.2");
-    }
-    Awaitility.await()
-        .atMost(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofMillis(50))
-        .until(() -> server.pool().freeChunks() == 16);
+    assertThat(server.reclaimNow()).as("the lease's holder is gone").isEqualTo(5);
+    assertThat(server.pool().freeChunks()).isEqualTo(16);
+  }
+
+  @Test
+  void aClaimWithoutALeaseHoldsNoChunk() throws Exception {
+    client.hello(hello(1, 0, "attempt_no_lease"));
+
+    assertThatThrownBy(() -> allocate(1))
+        .isInstanceOfSatisfying(
+            WireException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.QUOTA_EXCEEDED);
+              assertThat(e.getMessage()).contains("attempt_no_lease").contains("lease 0");
+            });
+    assertThat(server.pool().freeChunks()).isEqualTo(16);
   }
 }

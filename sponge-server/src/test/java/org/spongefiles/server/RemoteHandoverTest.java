@@ -7,12 +7,12 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
@@ -141,14 +141,13 @@ class RemoteHandoverTest {
 
   @Test
   void aChunkReclaimedFromADeadTaskReadsAsZerosForTheNextSession() throws Exception {
-    Process gone = new ProcessBuilder("sleep", "60").start();
-    long start = gone.toHandle().info().startInstant().orElseThrow().toEpochMilli();
-    gone.destroyForcibly();
-    assertThat(gone.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    Lease ended = server.pool().leases().acquire();
+    long lease = ended.id();
+    ended.close();
     // A task of this node (loopback, naming this server) whose process has exited.
     RemoteConnection dead =
         open(
-            new ClientIdentity(server.endpoint(), (int) gone.pid(), start, 99, "attempt_h_dead"),
+            ClientIdentity.leased(server.endpoint(), lease, 12345, 99, "attempt_h_dead"),
             new byte[0]);
     List<ChunkHandle> chunks = dead.allocate(2);
     List<Integer> indexes = fill(dead, chunks);
