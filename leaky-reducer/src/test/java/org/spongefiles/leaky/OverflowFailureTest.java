@@ -189,7 +189,9 @@ class OverflowFailureTest {
     try (Stream<Path> files = Files.list(poolDir)) {
       segments =
           files
+              .filter(Files::isRegularFile) // not the lease directory
               .filter(f -> !f.getFileName().toString().endsWith(".meta"))
+              .filter(f -> !f.getFileName().toString().endsWith(".extents"))
               .collect(Collectors.toList());
     }
     assertThat(segments).isNotEmpty();
