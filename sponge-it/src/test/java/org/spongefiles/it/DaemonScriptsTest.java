@@ -49,6 +49,7 @@ class DaemonScriptsTest {
             + property("sponge.pool.permissions", "rw-------")
             + property("sponge.server.bind.host", "127.0.0.1")
             + property("sponge.server.metrics.port", "-1")
+            + property("sponge.auth.none", "true")
             + "</configuration>");
   }
 
@@ -162,6 +163,20 @@ class DaemonScriptsTest {
     assertThat(bad.output)
         .contains("failed to start")
         .contains("Invalid value lots for configuration sponge.server.threads");
+    assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
+  }
+
+  @Test
+  void withoutASecretNorAuthNoneTheServerDoesNotStartAndSaysWhichKeys() throws Exception {
+    Result refused = run("start", "--instance", "a", "-Dsponge.auth.none=false");
+    assertThat(refused.exit).isEqualTo(1);
+    assertThat(refused.output)
+        .contains("sponge-server-a failed to start")
+        .contains(
+            "sponge-server: Invalid value (empty) for configuration sponge.auth.secret.file: the"
+                + " sponge server needs the cluster secret")
+        .contains("or set sponge.auth.none=true to serve without authentication")
+        .doesNotContain("\tat ");
     assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
   }
 
