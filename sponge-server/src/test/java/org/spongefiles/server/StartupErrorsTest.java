@@ -131,7 +131,11 @@ class StartupErrorsTest {
     try {
       Files.writeString(site, "<configuration><property><name>sponge.pool.size</name>");
       assertThat(refused(List.of("--conf", site.toString())))
-          .contains("cannot read the configuration");
+          .isEqualTo(
+              "sponge-server: cannot read the configuration: "
+                  + site
+                  + " is not well-formed XML (line 1, column 55): XML document structures must"
+                  + " start and end within the same entity.");
     } finally {
       Files.deleteIfExists(site);
     }
