@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
-import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.SharedPool;
@@ -114,7 +113,7 @@ public final class PoolCommand {
             + " ("
             + files.size()
             + " files, "
-            + ByteSize.format(bytes)
+            + String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20))
             + ")");
     return REMOVED;
   }
