@@ -255,7 +255,7 @@ class InstallIT {
 
     List<Path> pidFiles = new ArrayList<>();
     try (Stream<Path> list = Files.list(home.resolve("run"))) {
-      list.forEach(pidFiles::add);
+      list.filter(p -> p.toString().endsWith(".pid")).forEach(pidFiles::add);
     }
     assertThat(pidFiles).hasSize(3);
     List<Long> pids = new ArrayList<>();
@@ -270,6 +270,11 @@ class InstallIT {
     started.clear();
     try (Stream<Path> list = Files.list(home.resolve("run"))) {
       assertThat(list).as("pid files").isEmpty();
+    }
+    for (Path pool : List.of(poolA, poolB)) {
+      try (Stream<Path> list = Files.list(pool)) {
+        assertThat(list).as("bin/sponge-server stop removes the pool in %s", pool).isEmpty();
+      }
     }
     for (long pid : pids) {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
