@@ -41,6 +41,8 @@ class DaemonScriptsTest {
     home = Files.createTempDirectory("sponge-home");
     Files.createDirectories(home.resolve("conf"));
     Files.copy(dist.resolve("conf/log4j.properties"), home.resolve("conf/log4j.properties"));
+    Files.copy(
+        dist.resolve("conf/log4j-cli.properties"), home.resolve("conf/log4j-cli.properties"));
     Files.writeString(
         home.resolve("conf/sponge-site.xml"),
         "<configuration>"
@@ -49,6 +51,7 @@ class DaemonScriptsTest {
             + property("sponge.pool.permissions", "rw-------")
             + property("sponge.server.bind.host", "127.0.0.1")
             + property("sponge.server.metrics.port", "-1")
+            + property("sponge.auth.none", "true")
             + "</configuration>");
   }
 
@@ -145,14 +148,102 @@ class DaemonScriptsTest {
       }
     }
 
+    Path poolA = pools.get(0);
+    Path poolB = pools.get(1);
+    String user = System.getProperty("user.name");
+    assertThat(files(poolA)).contains("sponge-pool-" + user + ".meta");
+    Result inUse = sponge("pool", "rm", "--pool-dir", poolB.toString());
+    assertThat(inUse.exit).as(inUse.output).isEqualTo(2);
+    assertThat(inUse.output)
+        .contains(
+            "sponge: pool sponge-pool-" + user + " in " + poolB + " is in use by live process")
+        .contains(Files.readString(home.resolve("run/sponge-server-b.pid")).strip())
+        .contains("Nothing removed.");
+
     Result stopA = run("stop", "--instance", "a");
     assertThat(stopA.exit).isZero();
-    assertThat(stopA.output).contains("sponge-server-a stopped");
+    assertThat(stopA.output)
+        .contains("sponge-server-a stopped")
+        .contains("removed pool sponge-pool-" + user + " in " + poolA);
+    assertThat(files(poolA)).as("stop removes the pool's files from tmpfs").isEmpty();
     assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
     assertThat(Files.readString(home.resolve("logs/sponge-server-a.log")))
         .contains("Sponge server 127.0.0.1:" + portA + " stopped");
     assertThat(run("status", "--instance", "a").exit).isEqualTo(3);
-    assertThat(run("stop", "--instance", "b").exit).isZero();
+    Result stopB = run("stop", "--instance", "b", "--keep-pool");
+    assertThat(stopB.exit).isZero();
+    assertThat(stopB.output).contains("sponge-server-b stopped").contains("kept its pool");
+    List<String> kept = files(poolB);
+    assertThat(kept)
+        .contains("sponge-pool-" + user + ".meta", "sponge-pool-" + user + ".meta.token-key");
+    Result rm = sponge("pool", "rm", "--pool-dir", poolB.toString());
+    assertThat(rm.exit).as(rm.output).isZero();
+    assertThat(rm.output)
+        .contains(
+            "removed pool sponge-pool-" + user + " in " + poolB + " (" + kept.size() + " files");
+    assertThat(files(poolB)).isEmpty();
+    Result again =
+        sponge("pool", "rm", "--pool-dir", poolB.toString(), "--name", "sponge-pool-" + user);
+    assertThat(again.exit).isEqualTo(1);
+    assertThat(again.output).contains("sponge: no pool sponge-pool-" + user + " in " + poolB);
+  }
+
+  @Test
+  void theTrialZooKeeperStartsFromTheDistributionAndATrackerLeadsOnIt() throws Exception {
+    Path zookeeper = dist.resolve("bin/sponge-zookeeper");
+    Path data = home.resolve("zookeeper-data");
+    int zkPort = freePort();
+    String[] where = {"--port", Integer.toString(zkPort), "--data-dir", data.toString()};
+    try {
+      Result started = runScript(zookeeper, concat("start", where));
+      assertThat(started.exit).as(started.output).isZero();
+      assertThat(started.output).contains("sponge-zookeeper started").contains("on port " + zkPort);
+      Result status = runScript(zookeeper, concat("status", where));
+      assertThat(status.exit).as(status.output).isZero();
+      assertThat(Files.readString(home.resolve("logs/sponge-zookeeper.log")))
+          .doesNotContain("NoClassDefFoundError");
+
+      Path tracker = dist.resolve("bin/sponge-tracker");
+      int trackerPort = freePort();
+      Result leader =
+          runScript(
+              tracker,
+              "start",
+              "-Dsponge.zookeeper.quorum=127.0.0.1:" + zkPort,
+              "-Dsponge.tracker.bind.host=127.0.0.1",
+              "-Dsponge.tracker.port=" + trackerPort,
+              "-Dsponge.tracker.address=127.0.0.1:" + trackerPort,
+              "-Dsponge.tracker.metrics.port=-1");
+      assertThat(leader.exit).as(leader.output).isZero();
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> runScript(tracker, "status").output.contains("healthy: leader"));
+      assertThat(runScript(tracker, "stop").exit).isZero();
+    } finally {
+      Result stopped = runScript(zookeeper, concat("stop", where));
+      assertThat(stopped.output).contains("sponge-zookeeper stopped");
+    }
+    assertThat(runScript(zookeeper, concat("status", where)).exit).isEqualTo(3);
+    assertThat(Files.exists(home.resolve("run/sponge-zookeeper.pid"))).isFalse();
+  }
+
+  private static String[] concat(String first, String... rest) {
+    List<String> all = new ArrayList<>(List.of(first));
+    all.addAll(List.of(rest));
+    return all.toArray(new String[0]);
+  }
+
+  private Result sponge(String... args) throws Exception {
+    return runScript(dist.resolve("bin/sponge"), args);
+  }
+
+  private static List<String> files(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      return entries
+          .map(p -> p.getFileName().toString())
+          .sorted()
+          .collect(java.util.stream.Collectors.toList());
+    }
   }
 
   @Test
@@ -163,6 +254,44 @@ class DaemonScriptsTest {
         .contains("failed to start")
         .contains("Invalid value lots for configuration sponge.server.threads");
     assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
+  }
+
+  @Test
+  void withoutASecretNorAuthNoneTheServerDoesNotStartAndSaysWhichKeys() throws Exception {
+    Result refused = run("start", "--instance", "a", "-Dsponge.auth.none=false");
+    assertThat(refused.exit).isEqualTo(1);
+    assertThat(refused.output)
+        .contains("sponge-server-a failed to start")
+        .contains(
+            "sponge-server: Invalid value (empty) for configuration sponge.auth.secret.file: the"
+                + " sponge server needs the cluster secret")
+        .contains("or set sponge.auth.none=true to serve without authentication")
+        .doesNotContain("\tat ");
+    assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isFalse();
+  }
+
+  @Test
+  void aMalformedSiteFileIsOneLineNamingTheFileAndNoStackTrace() throws Exception {
+    Path site = home.resolve("conf/sponge-site.xml");
+    Files.writeString(site, "<configuration>\n<property><name>sponge.pool.size</name>\n");
+    Result bad = run("start", "--instance", "a");
+    assertThat(bad.exit).isEqualTo(1);
+    assertThat(bad.output)
+        .contains("sponge-server-a failed to start")
+        .contains(
+            "sponge-server: cannot read the configuration: "
+                + site
+                + " is not well-formed XML (line 3, column 1)")
+        .doesNotContain("\tat ")
+        .doesNotContain("ERROR")
+        .doesNotContain("[Fatal Error]");
+    List<String> log = Files.readAllLines(home.resolve("logs/sponge-server-a.log"));
+    assertThat(log).hasSize(1);
+    Result status = runScript(dist.resolve("bin/sponge"), "status");
+    assertThat(status.exit).isEqualTo(3);
+    assertThat(status.output.strip())
+        .startsWith("sponge: " + site + " is not well-formed XML (line 3, column 1)")
+        .doesNotContain("\n");
   }
 
   @Test

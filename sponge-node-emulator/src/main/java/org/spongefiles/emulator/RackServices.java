@@ -91,6 +91,7 @@ public final class RackServices extends HostResource {
                         "-Dsponge.tracker.port=" + TRACKER_PORT,
                         "-Dsponge.tracker.address=" + tracker,
                         "-Dsponge.tracker.metrics.port=" + TRACKER_METRICS_PORT,
+                        "-Dsponge.auth.none=true",
                         "-Dsponge.tracker.poll.interval=250ms"))),
             dir.resolve("switch.log"));
     List<CompletableFuture<NodeProcess>> starting = new ArrayList<>();
@@ -121,6 +122,7 @@ public final class RackServices extends HostResource {
                       "-Dsponge.server.port=" + SERVER_PORT,
                       "-Dsponge.server.address=" + serverEndpoint(n),
                       "-Dsponge.server.metrics.port=" + SERVER_METRICS_PORT,
+                      "-Dsponge.auth.none=true",
                       "-Dsponge.pool.dir=" + pool,
                       "-Dsponge.pool.size=" + poolBytes)));
       String name = "server of " + nodeId(n);

@@ -50,6 +50,8 @@ import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.daemon.DaemonAuth;
+import org.spongefiles.daemon.DaemonOptions;
 import org.spongefiles.daemon.RunningDaemon;
 
 /**
@@ -173,7 +175,7 @@ public final class SpongeServer implements RunningDaemon {
    */
   public static SpongeServer start(Configuration conf) throws IOException {
     validate(conf);
-    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
+    ClusterSecret secret = DaemonAuth.secret(conf, "sponge server");
     RemoteSettings remote = SpongeSettings.remote(conf);
     SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf));
     try {
@@ -209,7 +211,8 @@ public final class SpongeServer implements RunningDaemon {
   }
 
   private static void validate(Configuration conf) {
-    ConfigCheck.validate(conf, new ServerOptions(), new ClusterOptions(), new SpongeOptions());
+    ConfigCheck.validate(
+        conf, new ServerOptions(), new DaemonOptions(), new ClusterOptions(), new SpongeOptions());
     checkChunkSize(SpongeOptions.CHUNK_SIZE.get(conf), conf);
     checkPoolDir(conf);
   }
@@ -306,12 +309,18 @@ public final class SpongeServer implements RunningDaemon {
     int metricsPort = ServerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
       try {
-        http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+        // The same host as the wire port: metrics name task attempts, so they listen no wider.
+        http =
+            HTTPServer.builder()
+                .hostname(host)
+                .port(metricsPort)
+                .registry(metrics.registry)
+                .buildAndStart();
       } catch (IOException e) {
         throw new ConfigException(
             ServerOptions.METRICS_PORT.key(),
             Integer.toString(metricsPort),
-            "cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+            "cannot serve metrics on " + host + ":" + metricsPort + ": " + e.getMessage());
       }
     }
     if (!ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
@@ -334,7 +343,7 @@ public final class SpongeServer implements RunningDaemon {
         serverChannel.localAddress(),
         pool.metadataFile(),
         pool.stats(),
-        http == null ? "" : ", metrics on port " + http.getPort());
+        http == null ? "" : ", metrics on " + host + ":" + http.getPort());
   }
 
   private void refuse(SocketChannel channel, ConnectionGate.Admission admission) {

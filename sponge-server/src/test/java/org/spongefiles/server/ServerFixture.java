@@ -29,6 +29,7 @@ final class ServerFixture implements AutoCloseable {
     conf.setInt("sponge.server.port", port);
     conf.set("sponge.server.address", "127.0.0.1:" + port);
     conf.setInt("sponge.server.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.pool.dir", poolDir.toString());
     conf.set("sponge.pool.name", "pool");
     conf.set("sponge.pool.permissions", "rw-------");

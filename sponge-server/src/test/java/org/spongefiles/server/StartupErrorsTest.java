@@ -131,9 +131,55 @@ class StartupErrorsTest {
     try {
       Files.writeString(site, "<configuration><property><name>sponge.pool.size</name>");
       assertThat(refused(List.of("--conf", site.toString())))
-          .contains("cannot read the configuration");
+          .isEqualTo(
+              "sponge-server: cannot read the configuration: "
+                  + site
+                  + " is not well-formed XML (line 1, column 55): XML document structures must"
+                  + " start and end within the same entity.");
     } finally {
       Files.deleteIfExists(site);
+    }
+  }
+
+  static final String NO_SECRET =
+      "Invalid value (empty) for configuration sponge.auth.secret.file: the sponge server needs"
+          + " the cluster secret: set it to a file of at least 16 characters readable only by the"
+          + " daemons and task users, or set sponge.auth.none=true to serve without"
+          + " authentication";
+
+  @Test
+  void withoutASecretTheServerRefusesToStartUnlessAuthenticationIsExplicitlyOff() throws Exception {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    conf.unset("sponge.auth.none");
+    assertThat(refused(args(conf))).isEqualTo("sponge-server: " + NO_SECRET);
+    Path stderr = Files.createTempFile("startup", ".err");
+    try (ChildJvm child =
+        ChildJvm.start(ServerMain.class, stderr, args(conf).toArray(new String[0]))) {
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).isEqualTo(2);
+      assertThat(Files.readAllLines(stderr)).containsExactly("sponge-server: " + NO_SECRET);
+    } finally {
+      Files.deleteIfExists(stderr);
+    }
+
+    conf.set("sponge.auth.none", "false");
+    assertThat(refused(args(conf))).isEqualTo("sponge-server: " + NO_SECRET);
+    conf.set("sponge.auth.none", "maybe");
+    assertThat(refused(args(conf))).contains("sponge.auth.none").contains("maybe");
+
+    conf.setBoolean("sponge.auth.none", true);
+    try (SpongeServer open = SpongeServer.start(conf)) {
+      assertThat(open.pool().chunkCount()).isEqualTo(4);
+    }
+    conf.unset("sponge.auth.none");
+    Path secret = Files.createTempFile("secret", "");
+    try {
+      Files.writeString(secret, "0123456789abcdef0123");
+      conf.set("sponge.auth.secret.file", secret.toString());
+      try (SpongeServer authenticated = SpongeServer.start(conf)) {
+        assertThat(authenticated.pool().chunkCount()).isEqualTo(4);
+      }
+    } finally {
+      Files.deleteIfExists(secret);
     }
   }
 }

@@ -25,7 +25,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
-import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
@@ -39,6 +38,8 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.daemon.DaemonAuth;
+import org.spongefiles.daemon.DaemonOptions;
 import org.spongefiles.daemon.RunningDaemon;
 import org.spongefiles.daemon.netty.FrameDecoder;
 
@@ -111,7 +112,7 @@ public final class MemoryTracker implements RunningDaemon {
    */
   public static MemoryTracker start(Configuration conf) throws IOException {
     validate(conf);
-    ClusterSecret secret = SpongeSettings.clusterSecret(conf);
+    ClusterSecret secret = DaemonAuth.secret(conf, "memory tracker");
     MemoryTracker tracker = new MemoryTracker(conf, secret);
     try {
       tracker.begin(conf, secret);
@@ -126,7 +127,7 @@ public final class MemoryTracker implements RunningDaemon {
   }
 
   private static void validate(Configuration conf) {
-    ConfigCheck.validate(conf, new TrackerOptions(), new ClusterOptions());
+    ConfigCheck.validate(conf, new TrackerOptions(), new DaemonOptions(), new ClusterOptions());
     SpongeOptions.NODE_ID.get(conf);
     ZooKeeperLayout.fromConfiguration(conf);
     if (ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
@@ -189,15 +190,25 @@ public final class MemoryTracker implements RunningDaemon {
     int metricsPort = TrackerOptions.METRICS_PORT.get(conf);
     if (metricsPort >= 0) {
       try {
-        http = HTTPServer.builder().port(metricsPort).registry(metrics.registry).buildAndStart();
+        // The same host as the tracker's port: an operator who binds one binds both.
+        http =
+            HTTPServer.builder()
+                .hostname(host)
+                .port(metricsPort)
+                .registry(metrics.registry)
+                .buildAndStart();
       } catch (IOException e) {
         throw new org.spongefiles.core.config.ConfigException(
             TrackerOptions.METRICS_PORT.key(),
             Integer.toString(metricsPort),
-            "cannot serve metrics on port " + metricsPort + ": " + e.getMessage());
+            "cannot serve metrics on " + host + ":" + metricsPort + ": " + e.getMessage());
       }
     }
-    LOG.info("Tracker {} listening on {}", endpoint, channel.localAddress());
+    LOG.info(
+        "Tracker {} listening on {}{}",
+        endpoint,
+        channel.localAddress(),
+        http == null ? "" : ", metrics on " + host + ":" + http.getPort());
   }
 
   private void pollRound() {

@@ -47,6 +47,7 @@ final class ClusterFixture implements AutoCloseable {
     conf.setInt("sponge.server.port", port);
     conf.set("sponge.server.address", "127.0.0.1:" + port);
     conf.setInt("sponge.server.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.pool.dir", pool.toString());
     conf.set("sponge.pool.size", Long.toString((long) chunks * CHUNK));
     conf.set("sponge.server.reclaim.interval", "500ms");
@@ -67,6 +68,7 @@ final class ClusterFixture implements AutoCloseable {
     conf.setInt("sponge.tracker.port", port);
     conf.set("sponge.tracker.address", "127.0.0.1:" + port);
     conf.setInt("sponge.tracker.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.tracker.poll.interval", pollInterval);
     return conf;
   }

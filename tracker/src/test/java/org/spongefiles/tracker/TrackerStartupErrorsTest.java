@@ -6,10 +6,12 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.daemon.testing.DaemonStarts;
+import org.spongefiles.testkit.ChildJvm;
 
 /** A carelessly configured tracker does not start and says why in one line naming the key. */
 class TrackerStartupErrorsTest {
@@ -46,6 +48,36 @@ class TrackerStartupErrorsTest {
           .contains("cannot read the configuration");
     } finally {
       Files.deleteIfExists(site);
+    }
+  }
+
+  @Test
+  void withoutASecretTheTrackerRefusesToStartUnlessAuthenticationIsExplicitlyOff()
+      throws Exception {
+    try (TestingServer zookeeper = new TestingServer();
+        ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
+      Configuration conf = cluster.trackerConf("t1", "1s");
+      conf.unset("sponge.auth.none");
+      assertThat(refused(args(conf)))
+          .isEqualTo(
+              "sponge-tracker: Invalid value (empty) for configuration sponge.auth.secret.file:"
+                  + " the memory tracker needs the cluster secret: set it to a file of at least 16"
+                  + " characters readable only by the daemons and task users, or set"
+                  + " sponge.auth.none=true to serve without authentication");
+      Path stderr = Files.createTempFile("tracker", ".err");
+      try (ChildJvm child =
+          ChildJvm.start(TrackerMain.class, stderr, args(conf).toArray(new String[0]))) {
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(Files.readAllLines(stderr))
+            .filteredOn(line -> line.startsWith("sponge-tracker:"))
+            .singleElement()
+            .asString()
+            .contains("sponge.auth.secret.file")
+            .contains("sponge.auth.none=true");
+        assertThat(Files.readAllLines(stderr)).noneMatch(line -> line.startsWith("\tat "));
+      } finally {
+        Files.deleteIfExists(stderr);
+      }
     }
   }
 }

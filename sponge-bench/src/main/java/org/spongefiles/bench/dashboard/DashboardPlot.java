@@ -317,6 +317,7 @@ public final class DashboardPlot {
     conf.setInt("sponge.server.port", port);
     conf.set("sponge.server.address", "127.0.0.1:" + port);
     conf.setInt("sponge.server.metrics.port", 0);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.pool.dir", Files.createDirectories(pools.resolve(node)).toString());
     conf.set("sponge.pool.size", "16m");
     conf.set("sponge.chunk.size", Long.toString(CHUNK));
@@ -333,6 +334,7 @@ public final class DashboardPlot {
     conf.setInt("sponge.tracker.port", port);
     conf.set("sponge.tracker.address", "127.0.0.1:" + port);
     conf.setInt("sponge.tracker.metrics.port", 0);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.tracker.poll.interval", "250ms");
     return conf;
   }

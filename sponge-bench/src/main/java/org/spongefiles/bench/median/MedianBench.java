@@ -282,6 +282,7 @@ public final class MedianBench {
     conf.put("sponge.server.port", Integer.toString(port));
     conf.put("sponge.server.address", "127.0.0.1:" + port);
     conf.put("sponge.server.metrics.port", "-1");
+    conf.put("sponge.auth.none", "true");
     conf.put("sponge.pool.dir", poolDir.toString());
     conf.put("sponge.pool.size", Long.toString(remote));
     conf.put("sponge.pool.permissions", "rw-------");

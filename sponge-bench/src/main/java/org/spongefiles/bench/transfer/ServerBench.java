@@ -358,6 +358,7 @@ public final class ServerBench {
             "-Dsponge.server.port=" + port,
             "-Dsponge.server.address=127.0.0.1:" + port,
             "-Dsponge.server.metrics.port=-1",
+            "-Dsponge.auth.none=true",
             "-Dsponge.pool.dir=" + pool,
             "-Dsponge.pool.size=" + poolSize));
   }

@@ -202,6 +202,7 @@ public final class TrackerBench {
             "-Dsponge.tracker.port=" + port,
             "-Dsponge.tracker.address=127.0.0.1:" + port,
             "-Dsponge.tracker.metrics.port=" + metricsPort,
+            "-Dsponge.auth.none=true",
             "-Dsponge.tracker.poll.interval=1s"));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     BufferedReader out =

@@ -255,6 +255,23 @@ final class PoolFiles {
     }
   }
 
+  /** See {@link SharedPool#files}. */
+  static List<Path> list(Path dir, String name) throws IOException {
+    java.util.regex.Pattern mine =
+        java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(name)
+                + "\\.(meta|meta\\..+|[0-9a-f]+\\.([0-9]+|extents))");
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      return entries
+          .filter(p -> mine.matcher(p.getFileName().toString()).matches())
+          .sorted()
+          .collect(java.util.stream.Collectors.toList());
+    }
+  }
+
   static Path segmentFile(Path dir, String name, long poolId, int segment) {
     return dir.resolve(name + "." + Long.toHexString(poolId) + "." + segment);
   }

@@ -60,6 +60,16 @@ public final class SharedPool implements Closeable {
     }
   }
 
+  /**
+   * The files of the pool {@code name} in {@code dir} as they are on disk, sorted: its metadata
+   * file, segments and written extents, and whatever lives beside the metadata file under its name
+   * (the server's session key, a creator's temporary file). Empty when there is no such pool.
+   */
+  public static List<java.nio.file.Path> files(java.nio.file.Path dir, String name)
+      throws IOException {
+    return PoolFiles.list(dir, name);
+  }
+
   private static boolean isCurrent(MappedPool mapped) {
     Path segment = PoolFiles.segmentFile(mapped.spec.dir(), mapped.spec.name(), mapped.poolId, 0);
     return java.nio.file.Files.exists(mapped.spec.metadataFile())

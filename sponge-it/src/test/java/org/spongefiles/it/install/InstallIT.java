@@ -120,6 +120,20 @@ class InstallIT {
     xml = SiteXml.set(xml, "sponge.rack", RACK);
     xml = SiteXml.set(xml, "sponge.pool.size", "4m");
     xml = SiteXml.set(xml, "sponge.pool.dir", poolA.toString());
+    // docs/operations.md: the cluster secret, made once before the first start with the documented
+    // command (one user here: no sudo, no chown), named in sponge-site.xml and by the tasks.
+    Path secret = work.resolve("secret");
+    Result made =
+        run(
+            home,
+            List.of("sh", "-c", "umask 0027; head -c 32 /dev/urandom | base64 > " + secret),
+            List.of());
+    assertThat(made.exit).as(made.errors).isZero();
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(secret)))
+        .isEqualTo("rw-r-----");
+    xml = SiteXml.set(xml, "sponge.auth.secret.file", secret.toString());
     Files.writeString(site, xml);
 
     int trackerPort = freePort();
@@ -175,6 +189,7 @@ class InstallIT {
     // ... and what docs/operations.md says tasks share with their node: the pool and the rack.
     conf.set("sponge.pool.dir", poolA.toString());
     conf.set("sponge.rack", RACK);
+    conf.set("sponge.auth.secret.file", secret.toString());
     // A small shuffle, so that the reducers spill; MiniMR's container sizes.
     conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
     conf.setInt("mapreduce.task.io.sort.mb", 16);
@@ -240,7 +255,7 @@ class InstallIT {
 
     List<Path> pidFiles = new ArrayList<>();
     try (Stream<Path> list = Files.list(home.resolve("run"))) {
-      list.forEach(pidFiles::add);
+      list.filter(p -> p.toString().endsWith(".pid")).forEach(pidFiles::add);
     }
     assertThat(pidFiles).hasSize(3);
     List<Long> pids = new ArrayList<>();
@@ -255,6 +270,11 @@ class InstallIT {
     started.clear();
     try (Stream<Path> list = Files.list(home.resolve("run"))) {
       assertThat(list).as("pid files").isEmpty();
+    }
+    for (Path pool : List.of(poolA, poolB)) {
+      try (Stream<Path> list = Files.list(pool)) {
+        assertThat(list).as("bin/sponge-server stop removes the pool in %s", pool).isEmpty();
+      }
     }
     for (long pid : pids) {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
@@ -309,6 +329,7 @@ class InstallIT {
     all.setProperty("sponge.pool.size", "4m");
     all.setProperty("sponge.tracker.addresses", trackerAddress);
     all.setProperty("sponge.rack", RACK);
+    all.setProperty("sponge.auth.secret.file", work.resolve("secret").toString());
     all.setProperty("sponge.pig.bag.memory", "0.01");
 
     Path output = work.resolve("pig-output");

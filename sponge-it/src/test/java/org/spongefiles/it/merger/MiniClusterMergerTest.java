@@ -255,6 +255,7 @@ class MiniClusterMergerTest {
     conf.setInt("sponge.server.port", port);
     conf.set("sponge.server.address", "127.0.0.1:" + port);
     conf.setInt("sponge.server.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.pool.dir", pool.toString());
     conf.set("sponge.pool.permissions", "rw-------");
     conf.set("sponge.pool.size", Long.toString((long) chunks * CHUNK));
@@ -273,6 +274,7 @@ class MiniClusterMergerTest {
     conf.setInt("sponge.tracker.port", port);
     conf.set("sponge.tracker.address", "127.0.0.1:" + port);
     conf.setInt("sponge.tracker.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.tracker.poll.interval", "200ms");
     return conf;
   }

@@ -70,6 +70,7 @@ class DashboardMetricsTest {
       serverConf.setInt("sponge.server.port", port);
       serverConf.set("sponge.server.address", "127.0.0.1:" + port);
       serverConf.setInt("sponge.server.metrics.port", 0);
+      serverConf.setBoolean("sponge.auth.none", true);
       serverConf.set("sponge.pool.dir", pool.toString());
       serverConf.set("sponge.pool.size", "1m");
       serverConf.set("sponge.chunk.size", "64k");
@@ -82,6 +83,7 @@ class DashboardMetricsTest {
       trackerConf.setInt("sponge.tracker.port", trackerPort);
       trackerConf.set("sponge.tracker.address", "127.0.0.1:" + trackerPort);
       trackerConf.setInt("sponge.tracker.metrics.port", 0);
+      trackerConf.setBoolean("sponge.auth.none", true);
       trackerConf.set("sponge.tracker.poll.interval", "200ms");
       try (SpongeServer server = SpongeServer.start(serverConf);
           MemoryTracker tracker = MemoryTracker.start(trackerConf)) {

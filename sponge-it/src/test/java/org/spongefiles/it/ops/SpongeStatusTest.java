@@ -64,6 +64,7 @@ class SpongeStatusTest {
     trackerConf.setInt("sponge.tracker.port", port);
     trackerConf.set("sponge.tracker.address", "127.0.0.1:" + port);
     trackerConf.setInt("sponge.tracker.metrics.port", 0);
+    trackerConf.setBoolean("sponge.auth.none", true);
     tracker = MemoryTracker.start(trackerConf);
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(tracker::isLeader);
   }
@@ -97,6 +98,7 @@ class SpongeStatusTest {
     conf.setInt("sponge.server.port", port);
     conf.set("sponge.server.address", "127.0.0.1:" + port);
     conf.setInt("sponge.server.metrics.port", 0);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.pool.dir", pool.toString());
     conf.set("sponge.pool.size", size);
     return conf;

@@ -12,6 +12,7 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.daemon.DaemonArguments;
+import org.spongefiles.daemon.MalformedSiteFileException;
 
 /**
  * {@code bin/sponge status} (or {@code report}): the rack's memory tracker leader, every registered
@@ -57,6 +58,9 @@ public final class SpongeStatus {
       err.println("sponge: " + e.getMessage());
       err.println(USAGE);
       return RackStatus.USAGE;
+    } catch (MalformedSiteFileException e) {
+      err.println("sponge: " + e.getMessage());
+      return RackStatus.OTHER_FAILURE;
     }
     try (CuratorFramework zookeeper = ZooKeeperClients.start(conf)) {
       Duration timeout = ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.get(conf);

@@ -81,6 +81,7 @@ public final class EmbeddedCluster implements Closeable {
     conf.setInt("sponge.server.port", port);
     conf.set("sponge.server.address", "127.0.0.1:" + port);
     conf.setInt("sponge.server.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.pool.dir", Files.createDirectories(root.resolve(node)).toString());
     conf.set("sponge.pool.size", Long.toString(poolBytes));
     return conf;
@@ -93,6 +94,7 @@ public final class EmbeddedCluster implements Closeable {
     conf.setInt("sponge.tracker.port", port);
     conf.set("sponge.tracker.address", "127.0.0.1:" + port);
     conf.setInt("sponge.tracker.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
     conf.set("sponge.tracker.poll.interval", "250ms");
     return conf;
   }
