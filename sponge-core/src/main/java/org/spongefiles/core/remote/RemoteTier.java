@@ -24,11 +24,11 @@ import org.spongefiles.core.wire.WireException;
 /**
  * Memory of other nodes' sponge servers as a tier. A chunk tries the servers this task already uses
  * first (fewer machines per task, fewer ways to fail), then the source's candidates in order; a
- * server that refuses (full, over quota) or fails is skipped for a while and the next is tried;
- * when none takes the chunk the chain falls through to disk. A server that dies while a chunk is
- * written to it costs nothing: the chunk is still in the writer's buffer and goes elsewhere. Chunks
- * are allocated in small batches, and each batch after the first rides along with a WRITE, so a
- * chunk costs one round trip.
+ * server that refuses (full, over quota) or fails is skipped for a while (but not for the chunks
+ * this task holds reserved there) and the next is tried; when none takes the chunk the chain falls
+ * through to disk. A server that dies while a chunk is written to it costs nothing: the chunk is
+ * still in the writer's buffer and goes elsewhere. Chunks are allocated in small batches, and each
+ * batch after the first rides along with a WRITE, so a chunk costs one round trip.
  */
 public final class RemoteTier implements Tier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteTier.class);
@@ -67,8 +67,8 @@ public final class RemoteTier implements Tier {
     ChunkCipher.Sealed sealed = cipher == null ? null : cipher.seal(file, data);
     ByteBuffer payload = sealed == null ? data : sealed.ciphertext;
     for (ServerAddress server : order()) {
-      if (isAvoided(server)) {
-        continue;
+      if (isAvoided(server) && !holdsReserve(server)) {
+        continue; // a refusal's back-off does not apply to chunks this task already holds there
       }
       RemoteConnection connection = null;
       try {
@@ -175,12 +175,33 @@ public final class RemoteTier implements Tier {
         return new Reservation(handle, handles.isEmpty() && settings.allocateBatch > 1);
       }
     }
-    List<ChunkHandle> batch = connection.allocate(settings.allocateBatch);
+    List<ChunkHandle> batch;
+    try {
+      batch = connection.allocate(settings.allocateBatch);
+    } catch (WireException e) {
+      // Another thread's WRITE may have refilled the reserve while this ALLOCATE was refused
+      // (the refill took the room): the task's own chunks are not refused to it.
+      ChunkHandle own = e.code().isRefusal() ? pollReserve(server) : null;
+      if (own == null) {
+        throw e;
+      }
+      return new Reservation(own, false);
+    }
     if (batch.isEmpty()) {
       throw new IOException("server " + server + " allocated no chunk");
     }
     reserve(server, batch.subList(1, batch.size()));
     return new Reservation(batch.get(0), batch.size() == 1 && settings.allocateBatch > 1);
+  }
+
+  private synchronized ChunkHandle pollReserve(ServerAddress server) {
+    Deque<ChunkHandle> handles = reserved.get(server);
+    return handles == null ? null : handles.pollFirst();
+  }
+
+  private synchronized boolean holdsReserve(ServerAddress server) {
+    Deque<ChunkHandle> handles = reserved.get(server);
+    return handles != null && !handles.isEmpty();
   }
 
   private synchronized void reserve(ServerAddress server, List<ChunkHandle> handles) {
