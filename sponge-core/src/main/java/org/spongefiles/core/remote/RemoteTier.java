@@ -37,6 +37,7 @@ public final class RemoteTier implements Tier {
   private final ConnectionPool connections;
   private final RemoteSettings settings;
   private final ChunkCipher cipher;
+  private final RemoteUnavailable unavailable;
   private final LinkedHashSet<ServerAddress> used = new LinkedHashSet<>();
   private final Map<ServerAddress, Deque<ChunkHandle>> reserved = new HashMap<>();
   private final Map<ServerAddress, Long> avoidUntil = new ConcurrentHashMap<>();
@@ -44,6 +45,16 @@ public final class RemoteTier implements Tier {
   private final Map<ServerAddress, String> lastProblem = new ConcurrentHashMap<>();
 
   public RemoteTier(ServerSource source, ConnectionPool connections, RemoteSettings settings) {
+    this(source, connections, settings, RemoteUnavailable.silent());
+  }
+
+  /** A remote tier that reports through {@code unavailable} when servers refuse the handshake. */
+  public RemoteTier(
+      ServerSource source,
+      ConnectionPool connections,
+      RemoteSettings settings,
+      RemoteUnavailable unavailable) {
+    this.unavailable = unavailable;
     this.source = source;
     this.connections = connections;
     this.settings = settings;
@@ -209,11 +220,23 @@ public final class RemoteTier implements Tier {
   }
 
   private void failed(ServerAddress server, FileKey file, Exception e) {
-    LOG.warn(
-        "Sponge server {} failed while storing a chunk of {}; trying the next place: {}",
-        server,
-        file,
-        e.getMessage());
+    if (e instanceof WireException && ((WireException) e).code() == ErrorCode.AUTH_FAILED) {
+      unavailable.report(
+          connections.hasSecret()
+              ? RemoteUnavailable.Reason.AUTH_FAILED
+              : RemoteUnavailable.Reason.NO_SECRET,
+          connections.hasSecret()
+              ? "sponge server " + server + " refused the handshake: " + e.getMessage()
+              : "sponge.auth.secret.file is not set and sponge server "
+                  + server
+                  + " requires the cluster secret");
+    } else {
+      LOG.warn(
+          "Sponge server {} failed while storing a chunk of {}; trying the next place: {}",
+          server,
+          file,
+          e.getMessage());
+    }
     connections.forget(server);
     synchronized (this) {
       used.remove(server);
