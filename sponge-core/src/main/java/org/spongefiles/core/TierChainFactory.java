@@ -40,7 +40,7 @@ final class TierChainFactory {
     RemoteUnavailable unavailable =
         new RemoteUnavailable(
             task.taskId(),
-            withoutRemote(labels),
+            withoutRemote(conf, labels),
             reason -> settings.stats.remoteUnavailable(reason.name()));
     try {
       for (String label : labels) {
@@ -63,10 +63,12 @@ final class TierChainFactory {
   }
 
   /** Where chunks go without remote memory, for the message that says so. */
-  private static String withoutRemote(List<String> labels) {
+  private static String withoutRemote(Configuration conf, List<String> labels) {
     List<String> rest = new ArrayList<>();
+    boolean dfs = !SpongeOptions.DFS_DIR.get(conf).isEmpty();
     for (String label : labels) {
-      if (TierKind.fromLabel(label) != TierKind.REMOTE) {
+      TierKind kind = TierKind.fromLabel(label);
+      if (kind != TierKind.REMOTE && (kind != TierKind.DFS || dfs)) {
         rest.add(label);
       }
     }
