@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.it.Distribution;
+import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
 import org.spongefiles.testkit.data.WebCrawlGenerator;
 import org.spongefiles.workloads.median.MedianJob;
@@ -49,15 +51,16 @@ import org.spongefiles.workloads.pig.PigReference;
 /**
  * The distribution installs as documented. The tarball is unpacked into a temporary directory as a
  * user would; a ZooKeeper stands in for the cluster's own; {@code conf/sponge-site.xml} is edited
- * as docs/operations.md says (quorum, rack, pool) and a tracker and two sponge servers are started
- * with the shipped {@code bin/} scripts ({@code --instance} and {@code -D} for what differs between
- * two servers on one host); {@code bin/sponge status} shows them; a MiniMRYarnCluster job runs with
- * the README's mapred-site keys and {@code hadoop/sponge-hadoop-<version>.jar} from the tarball in
- * the distributed cache, the only place its tasks find sponge classes (failsafe keeps every sponge
- * module off this JVM's classpath, see integration/pom.xml); a Pig script runs on the same cluster
- * in MapReduce mode with the tarball's {@code conf/sponge-pig.properties}, its bags spilling to
- * SpongeFiles from the recipe's {@code lib/} jars; then everything is stopped with the scripts and
- * nothing may be left: no pool chunk, pid file, process or listening socket.
+ * as docs/operations.md says (quorum, rack, pool, secret) and a tracker and two sponge servers are
+ * started with the shipped {@code bin/} scripts ({@code --instance} and {@code -D} for what differs
+ * between two servers on one host); {@code bin/sponge status} shows them; a MiniMRYarnCluster job
+ * runs with the README's mapred-site keys (read from the README) and {@code
+ * hadoop/sponge-hadoop-<version>.jar} from the tarball in the distributed cache, the only place its
+ * tasks find sponge classes (failsafe keeps every sponge module off this JVM's classpath, see
+ * integration/pom.xml); a Pig script runs on the same cluster in MapReduce mode with the tarball's
+ * {@code conf/sponge-pig.properties}, its bags spilling to SpongeFiles from the recipe's {@code
+ * lib/} jars; then everything is stopped with the scripts and nothing may be left: no pool chunk,
+ * pid file, process or listening socket.
  */
 @Timeout(value = 280, unit = TimeUnit.SECONDS)
 class InstallIT {
@@ -68,6 +71,7 @@ class InstallIT {
   private Path home;
   private Path poolA;
   private Path poolB;
+  private Path secret;
   private TestingServer zookeeper;
   private MiniMRYarnCluster cluster;
   private final List<String[]> started = new ArrayList<>();
@@ -90,6 +94,10 @@ class InstallIT {
     poolA = Files.createDirectories(pools.resolve("node-a"));
     poolB = Files.createDirectories(pools.resolve("node-b"));
     zookeeper = new TestingServer(true);
+    // The cluster secret, as docs/operations.md has it: a file only its users can read.
+    secret = work.resolve("secret");
+    Files.writeString(secret, "the install test's cluster secret\n");
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
   }
 
   @AfterEach
@@ -120,6 +128,7 @@ class InstallIT {
     xml = SiteXml.set(xml, "sponge.rack", RACK);
     xml = SiteXml.set(xml, "sponge.pool.size", "4m");
     xml = SiteXml.set(xml, "sponge.pool.dir", poolA.toString());
+    xml = SiteXml.set(xml, "sponge.auth.secret.file", secret.toString());
     Files.writeString(site, xml);
 
     int trackerPort = freePort();
@@ -166,15 +175,25 @@ class InstallIT {
     cluster.start();
 
     Configuration conf = new Configuration(cluster.getConfig());
-    // The README's mapred-site.xml keys, with this test's sizes and tracker ...
-    conf.set(
-        "mapreduce.job.reduce.shuffle.consumer.plugin.class",
-        "org.spongefiles.merger.SpongeShuffle");
-    conf.set("sponge.pool.size", "4m");
-    conf.set("sponge.tracker.addresses", trackerAddress);
-    // ... and what docs/operations.md says tasks share with their node: the pool and the rack.
+    // The README's mapred-site.xml snippet, read from the README: its keys and no others, with
+    // this install's values where the README's are examples ...
+    Map<String, String> ours =
+        Map.of(
+            "sponge.pool.size",
+            "4m",
+            "sponge.tracker.addresses",
+            trackerAddress,
+            "sponge.auth.secret.file",
+            secret.toString(),
+            "sponge.rack",
+            RACK);
+    Map<String, String> readme = ReadmeMapredSite.properties();
+    assertThat(readme).containsKeys(ours.keySet().toArray(new String[0]));
+    for (Map.Entry<String, String> key : readme.entrySet()) {
+      conf.set(key.getKey(), ours.getOrDefault(key.getKey(), key.getValue()));
+    }
+    // ... and what docs/operations.md says tasks share with their node: its pool's directory.
     conf.set("sponge.pool.dir", poolA.toString());
-    conf.set("sponge.rack", RACK);
     // A small shuffle, so that the reducers spill; MiniMR's container sizes.
     conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
     conf.setInt("mapreduce.task.io.sort.mb", 16);
@@ -207,6 +226,7 @@ class InstallIT {
     Counters counters = job.getCounters();
     assertThat(sponge(counters, "POOL_BYTES_WRITTEN")).as("node-a's pool").isPositive();
     assertThat(sponge(counters, "REMOTE_BYTES_WRITTEN")).as("node-b's server").isPositive();
+    assertThat(sponge(counters, "REMOTE_UNAVAILABLE")).as("tasks without remote memory").isZero();
     // Memory never ran out: the only disk chunks are those a writer stored itself while its
     // write-behind buffers all waited on node-b's server (sponge.write.overflow).
     assertThat(sponge(counters, "DISK_CHUNKS_WRITTEN"))
@@ -309,6 +329,7 @@ class InstallIT {
     all.setProperty("sponge.pool.size", "4m");
     all.setProperty("sponge.tracker.addresses", trackerAddress);
     all.setProperty("sponge.rack", RACK);
+    all.setProperty("sponge.auth.secret.file", secret.toString());
     all.setProperty("sponge.pig.bag.memory", "0.01");
 
     Path output = work.resolve("pig-output");
