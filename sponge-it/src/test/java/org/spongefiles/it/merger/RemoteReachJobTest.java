@@ -265,6 +265,11 @@ class RemoteReachJobTest {
         if (connection.freeList(RACK).servers.size() >= expected) {
           return;
         }
+      } catch (IOException e) {
+        // Not the leader yet (NOT_LEADER until its election), or not listening yet.
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
       }
       if (System.nanoTime() > deadline) {
         throw new AssertionError("the tracker never listed " + expected + " servers in " + RACK);
