@@ -3,8 +3,10 @@ package org.spongefiles.merger;
 /**
  * The merger's counters in the {@value #GROUP} group of a job, beside sponge-core's bytes and
  * chunks per tier ({@code POOL_BYTES_WRITTEN}, {@code REMOTE_BYTES_READ}, {@code DISK_...}, {@code
- * DFS_...}), {@code BLOCKED_WRITE_MILLIS}, {@code BLOCKED_READ_MILLIS}, {@code FILES_CREATED} and
- * {@code OVERFLOW_CHUNKS}. Read them with {@code job.getCounters().getGroup(MergerCounter.GROUP)}.
+ * DFS_...}), {@code BLOCKED_WRITE_MILLIS}, {@code BLOCKED_READ_MILLIS}, {@code FILES_CREATED},
+ * {@code OVERFLOW_CHUNKS}, and {@code REMOTE_UNAVAILABLE} with {@code REMOTE_UNAVAILABLE_<REASON>}
+ * (tasks that could not reach remote memory, and why: docs/operations.md). Read them with {@code
+ * job.getCounters().getGroup(MergerCounter.GROUP)}.
  */
 public enum MergerCounter {
   /** Map outputs fetched into the reduce's heap (they fit the shuffle memory). */

@@ -18,6 +18,7 @@ import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.RemoteTier;
+import org.spongefiles.core.remote.RemoteUnavailable;
 import org.spongefiles.core.remote.ServerSource;
 import org.spongefiles.core.remote.StaticServerSource;
 import org.spongefiles.core.tier.DfsTier;
@@ -36,9 +37,15 @@ final class TierChainFactory {
   static TierChain build(Configuration conf, TaskIdentity task, SpongeTaskSettings settings)
       throws IOException {
     List<Tier> tiers = new ArrayList<>();
+    List<String> labels = SpongeOptions.TIERS.get(conf);
+    RemoteUnavailable unavailable =
+        new RemoteUnavailable(
+            task.taskId(),
+            withoutRemote(conf, labels),
+            reason -> settings.stats.remoteUnavailable(reason.name()));
     try {
-      for (String label : SpongeOptions.TIERS.get(conf)) {
-        Tier tier = create(TierKind.fromLabel(label), conf, task, settings);
+      for (String label : labels) {
+        Tier tier = create(TierKind.fromLabel(label), conf, task, settings, unavailable);
         if (tier != null) {
           tiers.add(tier);
         }
@@ -56,14 +63,33 @@ final class TierChainFactory {
     return new TierChain(tiers, settings.stats);
   }
 
+  /** Where chunks go without remote memory, for the message that says so. */
+  private static String withoutRemote(Configuration conf, List<String> labels) {
+    List<String> rest = new ArrayList<>();
+    boolean dfs = !SpongeOptions.DFS_DIR.get(conf).isEmpty();
+    for (String label : labels) {
+      TierKind kind = TierKind.fromLabel(label);
+      if (kind != TierKind.REMOTE && (kind != TierKind.DFS || dfs)) {
+        rest.add(label);
+      }
+    }
+    return rest.isEmpty()
+        ? "nowhere (" + SpongeOptions.TIERS.key() + "=" + String.join(",", labels) + ")"
+        : "the " + String.join(", then the ", rest) + " tier" + (rest.size() > 1 ? "s" : "");
+  }
+
   private static Tier create(
-      TierKind kind, Configuration conf, TaskIdentity task, SpongeTaskSettings settings)
+      TierKind kind,
+      Configuration conf,
+      TaskIdentity task,
+      SpongeTaskSettings settings,
+      RemoteUnavailable unavailable)
       throws IOException {
     switch (kind) {
       case POOL:
         return openPool(conf, task);
       case REMOTE:
-        return openRemote(conf, task, settings);
+        return openRemote(conf, task, settings, unavailable);
       case DISK:
         return new DiskTier(
             task.taskId(),
@@ -83,13 +109,21 @@ final class TierChainFactory {
   }
 
   private static RemoteTier openRemote(
-      Configuration conf, TaskIdentity task, SpongeTaskSettings taskSettings) {
+      Configuration conf,
+      TaskIdentity task,
+      SpongeTaskSettings taskSettings,
+      RemoteUnavailable unavailable) {
     RemoteSettings settings = taskSettings.remote;
     boolean tracked = !ClusterOptions.TRACKER_ADDRESSES.get(conf).isEmpty();
     if (!tracked && settings.servers().isEmpty()) {
-      LOG.debug(
-          "No memory tracker (sponge.tracker.addresses) nor servers (sponge.remote.servers) for {}",
-          task);
+      unavailable.report(
+          RemoteUnavailable.Reason.NO_SERVERS_CONFIGURED,
+          ClusterOptions.TRACKER_ADDRESSES.key()
+              + " and "
+              + SpongeOptions.REMOTE_SERVERS.key()
+              + " are empty (leave remote out of "
+              + SpongeOptions.TIERS.key()
+              + " to use no remote memory)");
       return null;
     }
     if (!task.hasLease()) {
@@ -112,9 +146,10 @@ final class TierChainFactory {
             settings.connectionsPerServer());
     ServerSource source =
         tracked
-            ? new TrackerServerSource(conf, RackResolver.rackOf(conf, task.node()), connections)
+            ? new TrackerServerSource(
+                conf, RackResolver.resolveThisHost(conf), connections, unavailable)
             : new StaticServerSource(settings.servers());
-    return new RemoteTier(source, connections, settings);
+    return new RemoteTier(source, connections, settings, unavailable);
   }
 
   private static PoolTier openPool(Configuration conf, TaskIdentity task) throws IOException {

@@ -43,9 +43,10 @@ public final class ClusterOptions implements OptionSet {
   public static final ConfigOption<String> RACK =
       ConfigOption.string("sponge.rack", "")
           .describe(
-              "This node's rack. Empty: resolved the way Hadoop resolves racks, through "
-                  + "net.topology.node.switch.mapping.impl (a topology script or table), else "
-                  + "/default-rack. Remote memory is only borrowed within a rack.");
+              "This node's rack. Empty: Hadoop's topology mapping of the node's host name, as "
+                  + "HDFS and YARN resolve it (the script of net.topology.script.file.name, or "
+                  + "net.topology.node.switch.mapping.impl), else /default-rack. Remote memory is "
+                  + "only borrowed within a rack.");
 
   public static final ConfigOption<List<String>> TRACKER_ADDRESSES =
       ConfigOption.list("sponge.tracker.addresses", List.of())

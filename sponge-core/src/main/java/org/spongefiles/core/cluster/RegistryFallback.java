@@ -12,28 +12,73 @@ import org.spongefiles.core.wire.FreeList;
 
 /**
  * A task's last resort for finding servers when no tracker answers: the servers registered in
- * ZooKeeper. The connection is made only when needed, and a task without ZooKeeper configured (or
- * without its classes) simply has no fallback.
+ * ZooKeeper. The connection is made only when needed. A task without ZooKeeper configured, or
+ * without ZooKeeper's and Curator's classes (Hadoop's task classpath has none), has no fallback:
+ * {@link #unavailable()} says why, and no ZooKeeper class is ever touched.
  */
 final class RegistryFallback implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistryFallback.class);
 
   private final Configuration conf;
   private final boolean configured;
+  private final String missingClass;
+  private String problem;
   private CuratorFramework client;
 
-  private RegistryFallback(Configuration conf, boolean configured) {
+  private RegistryFallback(Configuration conf, boolean configured, String missingClass) {
     this.conf = conf;
     this.configured = configured;
+    this.missingClass = missingClass;
   }
 
   static RegistryFallback of(Configuration conf) {
-    return new RegistryFallback(conf, !ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty());
+    return new RegistryFallback(
+        conf,
+        !ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty(),
+        missingClass(
+            "org.apache.zookeeper.ZooKeeper", "org.apache.curator.framework.CuratorFramework"));
+  }
+
+  /** The first of {@code names} this class's loader cannot find, or null. */
+  static String missingClass(String... names) {
+    for (String name : names) {
+      try {
+        Class.forName(name, false, RegistryFallback.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        return name;
+      }
+    }
+    return null;
+  }
+
+  /** Whether the fallback cannot work for lack of classes (rather than configuration). */
+  boolean classesMissing() {
+    return configured && missingClass != null;
+  }
+
+  /** Why the last {@link #servers} gave nothing, naming the key or class; null if it did not. */
+  synchronized String unavailable() {
+    if (!configured) {
+      return ClusterOptions.ZOOKEEPER_QUORUM.key() + " is empty, so there is no fallback";
+    }
+    if (missingClass != null) {
+      return "the fallback to ZooKeeper ("
+          + ClusterOptions.ZOOKEEPER_QUORUM.key()
+          + "="
+          + ClusterOptions.ZOOKEEPER_QUORUM.get(conf)
+          + ") is skipped: "
+          + missingClass
+          + " is not on the task's classpath (Hadoop's has no ZooKeeper; add the zookeeper,"
+          + " zookeeper-jute and curator jars from the distribution's lib/ to the job's"
+          + " classpath to use it)";
+    }
+    return problem;
   }
 
   /** The rack's registered servers (free space unknown), or null when they cannot be read. */
   synchronized List<FreeList.Entry> servers(String rack) {
-    if (!configured) {
+    problem = null;
+    if (!configured || missingClass != null) {
       return null;
     }
     try {
@@ -42,9 +87,12 @@ final class RegistryFallback implements Closeable {
       }
       long wait = ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.get(conf).toMillis();
       if (!client.blockUntilConnected((int) wait, TimeUnit.MILLISECONDS)) {
-        LOG.warn(
-            "ZooKeeper ({}) is unreachable too; spilling to disk",
-            ClusterOptions.ZOOKEEPER_QUORUM.get(conf));
+        problem =
+            "ZooKeeper ("
+                + ClusterOptions.ZOOKEEPER_QUORUM.key()
+                + "="
+                + ClusterOptions.ZOOKEEPER_QUORUM.get(conf)
+                + ") is unreachable too";
         return null;
       }
       List<FreeList.Entry> entries = new ArrayList<>();
@@ -57,9 +105,17 @@ final class RegistryFallback implements Closeable {
       return entries;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      problem = "interrupted while reading ZooKeeper";
       return null;
-    } catch (Exception | NoClassDefFoundError e) {
-      LOG.warn("Cannot read sponge servers from ZooKeeper: {}", e.toString());
+    } catch (Exception | LinkageError e) {
+      problem =
+          "cannot read sponge servers from ZooKeeper ("
+              + ClusterOptions.ZOOKEEPER_QUORUM.key()
+              + "="
+              + ClusterOptions.ZOOKEEPER_QUORUM.get(conf)
+              + "): "
+              + e;
+      LOG.debug("Reading sponge servers from ZooKeeper failed", e);
       return null;
     }
   }

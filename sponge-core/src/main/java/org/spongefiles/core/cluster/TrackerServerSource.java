@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.RemoteUnavailable;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.remote.ServerSource;
 import org.spongefiles.core.wire.ErrorCode;
@@ -27,14 +28,17 @@ import org.spongefiles.core.wire.WireException;
  * refreshed in the background when older than {@code sponge.tracker.refresh}; a spill waits for it
  * at most {@code sponge.tracker.timeout}, and only when it has no list at all. When no tracker
  * answers, the task keeps its last list and, failing that, reads the registered servers of its rack
- * from ZooKeeper; failing that, it has no remote candidates and spills to disk.
+ * from ZooKeeper; failing that, it has no remote candidates and spills to disk. When the task ends
+ * up with no server at all (no tracker answers, one refuses the task's secret, or the tracker knows
+ * no server in the task's rack), it says so once through {@link RemoteUnavailable}.
  */
 public final class TrackerServerSource implements ServerSource {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerServerSource.class);
 
   private final List<ServerAddress> trackers;
-  private final String rack;
+  private final RackResolver.Rack rack;
   private final ConnectionPool connections;
+  private final RemoteUnavailable unavailable;
   private final long timeoutMillis;
   private final long refreshMillis;
   private final double nearlyFull;
@@ -67,7 +71,11 @@ public final class TrackerServerSource implements ServerSource {
     }
   }
 
-  public TrackerServerSource(Configuration conf, String rack, ConnectionPool connections) {
+  public TrackerServerSource(
+      Configuration conf,
+      RackResolver.Rack rack,
+      ConnectionPool connections,
+      RemoteUnavailable unavailable) {
     this.trackers = new ArrayList<>();
     for (String tracker : ClusterOptions.TRACKER_ADDRESSES.get(conf)) {
       try {
@@ -79,6 +87,7 @@ public final class TrackerServerSource implements ServerSource {
     }
     this.rack = rack;
     this.connections = connections;
+    this.unavailable = unavailable;
     this.timeoutMillis = ClusterOptions.TRACKER_TIMEOUT.get(conf).toMillis();
     this.refreshMillis = ClusterOptions.TRACKER_REFRESH.get(conf).toMillis();
     this.nearlyFull = ClusterOptions.TRACKER_NEARLY_FULL.get(conf);
@@ -218,13 +227,27 @@ public final class TrackerServerSource implements ServerSource {
       }
     }
     List<String> problems = new ArrayList<>();
+    WireException refused = null;
     for (int i = 0; i < order.size(); i++) {
       ServerAddress tracker = order.get(i);
       RemoteConnection connection = null;
       try {
         connection = connections.borrow(tracker);
-        FreeList list = connection.freeList(rack);
+        FreeList list = connection.freeList(rack.name());
         leaderHint = tracker;
+        if (list.servers.isEmpty()) {
+          unavailable.report(
+              rack.known()
+                  ? RemoteUnavailable.Reason.NO_SERVER_IN_RACK
+                  : RemoteUnavailable.Reason.NO_RACK,
+              "the memory tracker "
+                  + tracker
+                  + " knows no sponge server in rack "
+                  + rack.name()
+                  + " ("
+                  + rack.origin()
+                  + ")");
+        }
         return accept(
             new View(
                 list.servers, System.currentTimeMillis() - list.ageMillis, "tracker " + tracker));
@@ -235,6 +258,9 @@ public final class TrackerServerSource implements ServerSource {
             order.add(i + 1, leader);
           }
         }
+        if (e.code() == ErrorCode.AUTH_FAILED) {
+          refused = e;
+        }
         problems.add(tracker + ": " + e.reason());
       } catch (IOException | RuntimeException e) {
         problems.add(tracker + ": " + e.getMessage());
@@ -244,32 +270,98 @@ public final class TrackerServerSource implements ServerSource {
         }
       }
     }
+    if (refused != null) {
+      reportRefused(refused);
+    }
     return fallBack(problems);
+  }
+
+  /** A tracker refused the task's handshake: the servers, sharing its secret, would too. */
+  private void reportRefused(WireException e) {
+    if (connections.hasSecret()) {
+      unavailable.report(
+          RemoteUnavailable.Reason.AUTH_FAILED,
+          "the memory tracker " + e.peer() + " refused the handshake: " + e.reason());
+    } else {
+      unavailable.report(
+          RemoteUnavailable.Reason.NO_SECRET,
+          "sponge.auth.secret.file is not set and the memory tracker "
+              + e.peer()
+              + " requires the cluster secret");
+    }
   }
 
   private View fallBack(List<String> problems) {
     View last = view;
-    warnOnce(
-        "No memory tracker answered ("
-            + String.join("; ", problems)
-            + "); using "
-            + (last == View.NONE
-                ? "ZooKeeper's registered servers"
-                : "the last free list, " + last.age() + " ms old"));
     if (!last.servers.isEmpty() && last.age() < 30 * refreshMillis) {
+      warnOnce(
+          "No memory tracker answered ("
+              + String.join("; ", problems)
+              + "); using the last free list, "
+              + last.age()
+              + " ms old");
       return last;
     }
-    List<FreeList.Entry> registered = registry.servers(rack);
+    List<FreeList.Entry> registered = registry.servers(rack.name());
     if (registered == null) {
+      String why = registry.unavailable();
       if (last == View.NONE) {
+        unavailable.report(
+            registry.classesMissing()
+                ? RemoteUnavailable.Reason.NO_ZOOKEEPER_CLASSES
+                : RemoteUnavailable.Reason.NO_TRACKER_ANSWER,
+            "no memory tracker answered ("
+                + ClusterOptions.TRACKER_ADDRESSES.key()
+                + "="
+                + trackersText()
+                + ": "
+                + String.join("; ", problems)
+                + ") and "
+                + why);
         // Nothing anywhere: an empty list stamped now, so spills go on to disk without waiting
         // until the next refresh is due, which then runs in the background.
         view = new View(List.of(), System.currentTimeMillis(), "nothing (no tracker or registry)");
         return view;
       }
+      warnOnce(
+          "No memory tracker answered ("
+              + String.join("; ", problems)
+              + ") and "
+              + why
+              + "; using the last free list, "
+              + last.age()
+              + " ms old");
       return last;
     }
+    if (registered.isEmpty() && last.servers.isEmpty()) {
+      unavailable.report(
+          rack.known()
+              ? RemoteUnavailable.Reason.NO_SERVER_IN_RACK
+              : RemoteUnavailable.Reason.NO_RACK,
+          "no memory tracker answered ("
+              + String.join("; ", problems)
+              + ") and ZooKeeper has no sponge server registered in rack "
+              + rack.name()
+              + " ("
+              + rack.origin()
+              + ")");
+    }
+    warnOnce(
+        "No memory tracker answered ("
+            + String.join("; ", problems)
+            + "); using the "
+            + registered.size()
+            + " servers ZooKeeper has registered in rack "
+            + rack.name());
     return accept(new View(registered, System.currentTimeMillis(), "ZooKeeper registry"));
+  }
+
+  private String trackersText() {
+    List<String> text = new ArrayList<>();
+    for (ServerAddress tracker : trackers) {
+      text.add(tracker.toString());
+    }
+    return String.join(",", text);
   }
 
   private synchronized void warnOnce(String message) {

@@ -36,6 +36,11 @@ public final class ConnectionPool implements Closeable {
   private final Map<ServerAddress, Object> openLocks = new HashMap<>();
   private boolean closed;
 
+  /** Whether this pool's connections present a cluster secret. */
+  public boolean hasSecret() {
+    return secret != null;
+  }
+
   public ConnectionPool(
       ClientIdentity identity,
       ClusterSecret secret,

@@ -24,11 +24,11 @@ import org.spongefiles.core.wire.WireException;
 /**
  * Memory of other nodes' sponge servers as a tier. A chunk tries the servers this task already uses
  * first (fewer machines per task, fewer ways to fail), then the source's candidates in order; a
- * server that refuses (full, over quota) or fails is skipped for a while and the next is tried;
- * when none takes the chunk the chain falls through to disk. A server that dies while a chunk is
- * written to it costs nothing: the chunk is still in the writer's buffer and goes elsewhere. Chunks
- * are allocated in small batches, and each batch after the first rides along with a WRITE, so a
- * chunk costs one round trip.
+ * server that refuses (full, over quota) or fails is skipped for a while (but not for the chunks
+ * this task holds reserved there) and the next is tried; when none takes the chunk the chain falls
+ * through to disk. A server that dies while a chunk is written to it costs nothing: the chunk is
+ * still in the writer's buffer and goes elsewhere. Chunks are allocated in small batches, and each
+ * batch after the first rides along with a WRITE, so a chunk costs one round trip.
  */
 public final class RemoteTier implements Tier {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteTier.class);
@@ -37,6 +37,7 @@ public final class RemoteTier implements Tier {
   private final ConnectionPool connections;
   private final RemoteSettings settings;
   private final ChunkCipher cipher;
+  private final RemoteUnavailable unavailable;
   private final LinkedHashSet<ServerAddress> used = new LinkedHashSet<>();
   private final Map<ServerAddress, Deque<ChunkHandle>> reserved = new HashMap<>();
   private final Map<ServerAddress, Long> avoidUntil = new ConcurrentHashMap<>();
@@ -44,6 +45,16 @@ public final class RemoteTier implements Tier {
   private final Map<ServerAddress, String> lastProblem = new ConcurrentHashMap<>();
 
   public RemoteTier(ServerSource source, ConnectionPool connections, RemoteSettings settings) {
+    this(source, connections, settings, RemoteUnavailable.silent());
+  }
+
+  /** A remote tier that reports through {@code unavailable} when servers refuse the handshake. */
+  public RemoteTier(
+      ServerSource source,
+      ConnectionPool connections,
+      RemoteSettings settings,
+      RemoteUnavailable unavailable) {
+    this.unavailable = unavailable;
     this.source = source;
     this.connections = connections;
     this.settings = settings;
@@ -67,8 +78,8 @@ public final class RemoteTier implements Tier {
     ChunkCipher.Sealed sealed = cipher == null ? null : cipher.seal(file, data);
     ByteBuffer payload = sealed == null ? data : sealed.ciphertext;
     for (ServerAddress server : order()) {
-      if (isAvoided(server)) {
-        continue;
+      if (isAvoided(server) && !holdsReserve(server)) {
+        continue; // a refusal's back-off does not apply to chunks this task already holds there
       }
       RemoteConnection connection = null;
       try {
@@ -175,7 +186,18 @@ public final class RemoteTier implements Tier {
         return new Reservation(handle, handles.isEmpty() && settings.allocateBatch > 1);
       }
     }
-    List<ChunkHandle> batch = connection.allocate(settings.allocateBatch);
+    List<ChunkHandle> batch;
+    try {
+      batch = connection.allocate(settings.allocateBatch);
+    } catch (WireException e) {
+      // Another thread's WRITE may have refilled the reserve while this ALLOCATE was refused
+      // (the refill took the room): the task's own chunks are not refused to it.
+      ChunkHandle own = e.code().isRefusal() ? pollReserve(server) : null;
+      if (own == null) {
+        throw e;
+      }
+      return new Reservation(own, false);
+    }
     if (batch.isEmpty()) {
       throw new IOException("server " + server + " allocated no chunk");
     }
@@ -183,16 +205,38 @@ public final class RemoteTier implements Tier {
     return new Reservation(batch.get(0), batch.size() == 1 && settings.allocateBatch > 1);
   }
 
+  private synchronized ChunkHandle pollReserve(ServerAddress server) {
+    Deque<ChunkHandle> handles = reserved.get(server);
+    return handles == null ? null : handles.pollFirst();
+  }
+
+  private synchronized boolean holdsReserve(ServerAddress server) {
+    Deque<ChunkHandle> handles = reserved.get(server);
+    return handles != null && !handles.isEmpty();
+  }
+
   private synchronized void reserve(ServerAddress server, List<ChunkHandle> handles) {
     reserved.computeIfAbsent(server, s -> new ArrayDeque<>()).addAll(handles);
   }
 
   private void failed(ServerAddress server, FileKey file, Exception e) {
-    LOG.warn(
-        "Sponge server {} failed while storing a chunk of {}; trying the next place: {}",
-        server,
-        file,
-        e.getMessage());
+    if (e instanceof WireException && ((WireException) e).code() == ErrorCode.AUTH_FAILED) {
+      unavailable.report(
+          connections.hasSecret()
+              ? RemoteUnavailable.Reason.AUTH_FAILED
+              : RemoteUnavailable.Reason.NO_SECRET,
+          connections.hasSecret()
+              ? "sponge server " + server + " refused the handshake: " + e.getMessage()
+              : "sponge.auth.secret.file is not set and sponge server "
+                  + server
+                  + " requires the cluster secret");
+    } else {
+      LOG.warn(
+          "Sponge server {} failed while storing a chunk of {}; trying the next place: {}",
+          server,
+          file,
+          e.getMessage());
+    }
     connections.forget(server);
     synchronized (this) {
       used.remove(server);

@@ -3,6 +3,8 @@ package org.spongefiles.core.stats;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.tier.TierWrites;
@@ -19,6 +21,7 @@ public final class SpongeStats implements TierWrites {
   private final LongAdder blockedReadNanos = new LongAdder();
   private final LongAdder filesCreated = new LongAdder();
   private final LongAdder overflowChunks = new LongAdder();
+  private final Map<String, LongAdder> remoteUnavailable = new ConcurrentHashMap<>();
 
   private static final int BYTES_WRITTEN = 0;
   private static final int CHUNKS_WRITTEN = 1;
@@ -61,6 +64,23 @@ public final class SpongeStats implements TierWrites {
   /** A writer stored a chunk on the local disk itself while the remote tier's queue was full. */
   public void chunkOverflowed() {
     overflowChunks.increment();
+  }
+
+  /**
+   * The task could not reach remote memory, for {@code reason} (a name such as {@code NO_SECRET}):
+   * counted as {@code REMOTE_UNAVAILABLE} and {@code REMOTE_UNAVAILABLE_<reason>}.
+   */
+  public void remoteUnavailable(String reason) {
+    remoteUnavailable.computeIfAbsent(reason, r -> new LongAdder()).increment();
+  }
+
+  /** How often the task reported remote memory unavailable (at most once per task). */
+  public long remoteUnavailable() {
+    long total = 0;
+    for (LongAdder count : remoteUnavailable.values()) {
+      total += count.sum();
+    }
+    return total;
   }
 
   public long overflowChunks() {
@@ -113,7 +133,8 @@ public final class SpongeStats implements TierWrites {
 
   /**
    * The statistics as named counters ({@code POOL_BYTES_WRITTEN}, {@code BLOCKED_WRITE_MILLIS},
-   * ...), the names used in the Hadoop and Pig counter groups.
+   * ..., {@code REMOTE_UNAVAILABLE} and, for the reason a task had no remote memory, {@code
+   * REMOTE_UNAVAILABLE_<REASON>}), the names used in the Hadoop and Pig counter groups.
    */
   public Map<String, Long> asCounters() {
     Map<String, Long> counters = new LinkedHashMap<>();
@@ -128,6 +149,9 @@ public final class SpongeStats implements TierWrites {
     counters.put("BLOCKED_READ_MILLIS", blockedReadNanos() / 1_000_000);
     counters.put("FILES_CREATED", filesCreated());
     counters.put("OVERFLOW_CHUNKS", overflowChunks());
+    counters.put("REMOTE_UNAVAILABLE", remoteUnavailable());
+    new TreeMap<>(remoteUnavailable)
+        .forEach((reason, count) -> counters.put("REMOTE_UNAVAILABLE_" + reason, count.sum()));
     return counters;
   }
 

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.it.Distribution;
+import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
 import org.spongefiles.testkit.data.WebCrawlGenerator;
 import org.spongefiles.workloads.median.MedianJob;
@@ -49,15 +50,16 @@ import org.spongefiles.workloads.pig.PigReference;
 /**
  * The distribution installs as documented. The tarball is unpacked into a temporary directory as a
  * user would; a ZooKeeper stands in for the cluster's own; {@code conf/sponge-site.xml} is edited
- * as docs/operations.md says (quorum, rack, pool) and a tracker and two sponge servers are started
- * with the shipped {@code bin/} scripts ({@code --instance} and {@code -D} for what differs between
- * two servers on one host); {@code bin/sponge status} shows them; a MiniMRYarnCluster job runs with
- * the README's mapred-site keys and {@code hadoop/sponge-hadoop-<version>.jar} from the tarball in
- * the distributed cache, the only place its tasks find sponge classes (failsafe keeps every sponge
- * module off this JVM's classpath, see integration/pom.xml); a Pig script runs on the same cluster
- * in MapReduce mode with the tarball's {@code conf/sponge-pig.properties}, its bags spilling to
- * SpongeFiles from the recipe's {@code lib/} jars; then everything is stopped with the scripts and
- * nothing may be left: no pool chunk, pid file, process or listening socket.
+ * as docs/operations.md says (quorum, rack, pool, secret) and a tracker and two sponge servers are
+ * started with the shipped {@code bin/} scripts ({@code --instance} and {@code -D} for what differs
+ * between two servers on one host); {@code bin/sponge status} shows them; a MiniMRYarnCluster job
+ * runs with the README's mapred-site keys (read from the README) and {@code
+ * hadoop/sponge-hadoop-<version>.jar} from the tarball in the distributed cache, the only place its
+ * tasks find sponge classes (failsafe keeps every sponge module off this JVM's classpath, see
+ * integration/pom.xml); a Pig script runs on the same cluster in MapReduce mode with the tarball's
+ * {@code conf/sponge-pig.properties}, its bags spilling to SpongeFiles from the recipe's {@code
+ * lib/} jars; then everything is stopped with the scripts and nothing may be left: no pool chunk,
+ * pid file, process or listening socket.
  */
 @Timeout(value = 280, unit = TimeUnit.SECONDS)
 class InstallIT {
@@ -68,6 +70,7 @@ class InstallIT {
   private Path home;
   private Path poolA;
   private Path poolB;
+  private Path secret;
   private TestingServer zookeeper;
   private MiniMRYarnCluster cluster;
   private final List<String[]> started = new ArrayList<>();
@@ -122,7 +125,7 @@ class InstallIT {
     xml = SiteXml.set(xml, "sponge.pool.dir", poolA.toString());
     // docs/operations.md: the cluster secret, made once before the first start with the documented
     // command (one user here: no sudo, no chown), named in sponge-site.xml and by the tasks.
-    Path secret = work.resolve("secret");
+    secret = work.resolve("secret");
     Result made =
         run(
             home,
@@ -180,16 +183,25 @@ class InstallIT {
     cluster.start();
 
     Configuration conf = new Configuration(cluster.getConfig());
-    // The README's mapred-site.xml keys, with this test's sizes and tracker ...
-    conf.set(
-        "mapreduce.job.reduce.shuffle.consumer.plugin.class",
-        "org.spongefiles.merger.SpongeShuffle");
-    conf.set("sponge.pool.size", "4m");
-    conf.set("sponge.tracker.addresses", trackerAddress);
-    // ... and what docs/operations.md says tasks share with their node: the pool and the rack.
+    // The README's mapred-site.xml snippet, read from the README: its keys and no others, with
+    // this install's values where the README's are examples ...
+    Map<String, String> ours =
+        Map.of(
+            "sponge.pool.size",
+            "4m",
+            "sponge.tracker.addresses",
+            trackerAddress,
+            "sponge.auth.secret.file",
+            secret.toString(),
+            "sponge.rack",
+            RACK);
+    Map<String, String> readme = ReadmeMapredSite.properties();
+    assertThat(readme).containsKeys(ours.keySet().toArray(new String[0]));
+    for (Map.Entry<String, String> key : readme.entrySet()) {
+      conf.set(key.getKey(), ours.getOrDefault(key.getKey(), key.getValue()));
+    }
+    // ... and what docs/operations.md says tasks share with their node: its pool's directory.
     conf.set("sponge.pool.dir", poolA.toString());
-    conf.set("sponge.rack", RACK);
-    conf.set("sponge.auth.secret.file", secret.toString());
     // A small shuffle, so that the reducers spill; MiniMR's container sizes.
     conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
     conf.setInt("mapreduce.task.io.sort.mb", 16);
@@ -222,6 +234,7 @@ class InstallIT {
     Counters counters = job.getCounters();
     assertThat(sponge(counters, "POOL_BYTES_WRITTEN")).as("node-a's pool").isPositive();
     assertThat(sponge(counters, "REMOTE_BYTES_WRITTEN")).as("node-b's server").isPositive();
+    assertThat(sponge(counters, "REMOTE_UNAVAILABLE")).as("tasks without remote memory").isZero();
     // Memory never ran out: the only disk chunks are those a writer stored itself while its
     // write-behind buffers all waited on node-b's server (sponge.write.overflow).
     assertThat(sponge(counters, "DISK_CHUNKS_WRITTEN"))
@@ -329,7 +342,7 @@ class InstallIT {
     all.setProperty("sponge.pool.size", "4m");
     all.setProperty("sponge.tracker.addresses", trackerAddress);
     all.setProperty("sponge.rack", RACK);
-    all.setProperty("sponge.auth.secret.file", work.resolve("secret").toString());
+    all.setProperty("sponge.auth.secret.file", secret.toString());
     all.setProperty("sponge.pig.bag.memory", "0.01");
 
     Path output = work.resolve("pig-output");
