@@ -35,25 +35,28 @@ class TrackerStrangerTest {
       Configuration conf = cluster.trackerConf("t1", "1s");
       conf.set("sponge.tracker.handshake.timeout", "300ms");
       MemoryTracker tracker = MemoryTracker.start(conf);
-      try (tracker;
-          Socket silent = new Socket("127.0.0.1", tracker.address().getPort());
-          Socket oversized = new Socket("127.0.0.1", tracker.address().getPort())) {
-        silent.setSoTimeout(5000);
-        oversized.setSoTimeout(5000);
-        DataInputStream quiet = new DataInputStream(silent.getInputStream());
-        assertThat(receive(quiet).get(5)).isEqualTo(Opcode.CHALLENGE.code());
-        assertThat(quiet.read()).as("closed at the deadline").isEqualTo(-1);
-
-        DataInputStream big = new DataInputStream(oversized.getInputStream());
-        assertThat(receive(big).get(5)).isEqualTo(Opcode.CHALLENGE.code());
-        ByteBuffer header = ByteBuffer.allocate(Frame.HEADER_SIZE);
-        Frame.putHeader(header, Opcode.HELLO, 0, 1, Frame.MAX_UNAUTHENTICATED_PAYLOAD + 1);
-        oversized.getOutputStream().write(header.array());
-        ByteBuffer error = receive(big);
-        assertThat(error.get(5)).isEqualTo(Opcode.ERROR.code());
-        error.position(Frame.HEADER_SIZE);
-        assertThat(ErrorBody.decode(error, "tracker").code()).isEqualTo(ErrorCode.FRAME_TOO_LARGE);
-        assertThat(big.read()).isEqualTo(-1);
+      try (tracker) {
+        try (Socket silent = new Socket("127.0.0.1", tracker.address().getPort())) {
+          silent.setSoTimeout(5000);
+          DataInputStream quiet = new DataInputStream(silent.getInputStream());
+          assertThat(receive(quiet).get(5)).isEqualTo(Opcode.CHALLENGE.code());
+          assertThat(quiet.read()).as("closed at the deadline").isEqualTo(-1);
+        }
+        // Opened once the silent one is gone, so its own handshake deadline has not passed yet.
+        try (Socket oversized = new Socket("127.0.0.1", tracker.address().getPort())) {
+          oversized.setSoTimeout(5000);
+          DataInputStream big = new DataInputStream(oversized.getInputStream());
+          assertThat(receive(big).get(5)).isEqualTo(Opcode.CHALLENGE.code());
+          ByteBuffer header = ByteBuffer.allocate(Frame.HEADER_SIZE);
+          Frame.putHeader(header, Opcode.HELLO, 0, 1, Frame.MAX_UNAUTHENTICATED_PAYLOAD + 1);
+          oversized.getOutputStream().write(header.array());
+          ByteBuffer error = receive(big);
+          assertThat(error.get(5)).isEqualTo(Opcode.ERROR.code());
+          error.position(Frame.HEADER_SIZE);
+          assertThat(ErrorBody.decode(error, "tracker").code())
+              .isEqualTo(ErrorCode.FRAME_TOO_LARGE);
+          assertThat(big.read()).isEqualTo(-1);
+        }
       }
     }
   }
