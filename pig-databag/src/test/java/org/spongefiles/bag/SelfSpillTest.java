@@ -17,12 +17,15 @@ import org.apache.pig.data.NonSpillableDataBag;
 import org.apache.pig.data.Tuple;
 import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.filler.PigFillers;
+import org.spongefiles.bag.task.BagCounter;
 import org.spongefiles.testkit.pig.FullHeap;
 
 /**
  * Bags spill themselves past their part of sponge.pig.bag.memory of the heap where Pig's internal
- * bags do: when Pig's operators fill them ({@link SelfSpill#PIG}), or always with {@code
- * sponge.pig.bag.self.spill=always}. Other bags wait for Pig's memory manager, as stock Pig's do.
+ * bags do: when Pig's operators fill them ({@link org.spongefiles.bag.filler.SelfSpill#PIG}), or
+ * always with {@code sponge.pig.bag.self.spill=always}. Other bags wait for Pig's memory manager,
+ * as stock Pig's do.
  */
 class SelfSpillTest {
 
@@ -180,13 +183,13 @@ class SelfSpillTest {
         "org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.";
     for (String group : List.of("POPackage", "Packager", "JoinPackager", "POCollectedGroup")) {
       Class.forName(operators + group, false, getClass().getClassLoader());
-      assertThat(SelfSpill.sharersOfFiller(operators + group)).as(group).isEqualTo(1);
+      assertThat(PigFillers.sharersOf(operators + group)).as(group).isEqualTo(1);
     }
     for (String nested :
         List.of(
             operators + "POSort", operators + "PODistinct", "org.apache.pig.builtin.Distinct")) {
       Class.forName(nested, false, getClass().getClassLoader());
-      assertThat(SelfSpill.sharersOfFiller(nested)).as(nested).isEqualTo(3);
+      assertThat(PigFillers.sharersOf(nested)).as(nested).isEqualTo(3);
     }
     for (String other :
         List.of(
@@ -195,7 +198,7 @@ class SelfSpillTest {
             "org.apache.pig.data.BinInterSedes",
             "org.apache.pig.builtin.TOP",
             getClass().getName())) {
-      assertThat(SelfSpill.sharersOfFiller(other)).as(other).isZero();
+      assertThat(PigFillers.sharersOf(other)).as(other).isZero();
     }
   }
 
