@@ -13,19 +13,20 @@ import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.Packager;
 import org.apache.pig.data.DataBag;
+import org.apache.pig.data.DefaultDataBag;
 import org.apache.pig.data.NonSpillableDataBag;
 import org.apache.pig.data.Tuple;
 import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.bag.filler.PigFillers;
+import org.spongefiles.bag.filler.SelfSpill;
 import org.spongefiles.bag.task.BagCounter;
 import org.spongefiles.testkit.pig.FullHeap;
 
 /**
  * Bags spill themselves past their part of sponge.pig.bag.memory of the heap where Pig's internal
- * bags do: when Pig's operators fill them ({@link org.spongefiles.bag.filler.SelfSpill#PIG}), or
- * always with {@code sponge.pig.bag.self.spill=always}. Other bags wait for Pig's memory manager,
- * as stock Pig's do.
+ * bags do: when Pig's operators fill them ({@link SelfSpill#PIG}), or always with {@code
+ * sponge.pig.bag.self.spill=always}. Other bags wait for Pig's memory manager, as stock Pig's do.
  */
 class SelfSpillTest {
 
@@ -202,6 +203,45 @@ class SelfSpillTest {
     }
   }
 
+  /**
+   * Pig's own Packager fills a group's bag in the method PigFillers names, and that frame is the
+   * one the rule finds first on the stack: the rule's answer comes from Pig's real operator
+   * running, not from a name alone.
+   */
+  @Test
+  void pigsPackagerFillsItsBagWhereTheRuleLooks() throws Exception {
+    List<String> seen = new ArrayList<>();
+    Packager packager =
+        new Packager() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public DataBag getBag() {
+            return new DefaultDataBag() {
+              private static final long serialVersionUID = 1L;
+
+              @Override
+              public void addAll(DataBag bag) {
+                SelfSpill.filler()
+                    .ifPresent(
+                        frame -> seen.add(frame.getClassName() + "." + frame.getMethodName()));
+                super.addAll(bag);
+              }
+            };
+          }
+        };
+    List<Tuple> input = new RandomTuples(92, 100).list(10);
+
+    packager.attachInput(
+        "key", new DataBag[] {new NonSpillableDataBag(input)}, new boolean[] {true});
+
+    String filler = Packager.class.getName();
+    assertThat(seen)
+        .containsExactly(PigFillers.named(filler).orElseThrow().toString())
+        .containsExactly(filler + ".attachInput");
+    assertThat(PigFillers.sharersOf(filler)).isEqualTo(PigFillers.GROUP);
+  }
+
   @Test
   void zeroLeavesSpillingToTheMemoryManager() throws Exception {
     try (BagFixture fixture = new BagFixture(64L << 20, limit("0"))) {
@@ -353,7 +393,6 @@ class SelfSpillTest {
     }
   }
 
-  /** Tuples the task's bags wrote into runs so far. */
   /**
    * Pig's own Packager materializing one key's read-once bags, one per input, as its attachInput
    * does for a GROUP (one input) or a COGROUP: the bags it filled, each from the factory.

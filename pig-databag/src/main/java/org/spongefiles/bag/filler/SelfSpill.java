@@ -1,5 +1,7 @@
 package org.spongefiles.bag.filler;
 
+import java.util.Optional;
+
 /**
  * Which bags spill themselves past their part of {@code sponge.pig.bag.memory}, and what part: the
  * values of {@code sponge.pig.bag.self.spill}.
@@ -21,14 +23,9 @@ public enum SelfSpill {
   PIG {
     @Override
     public int sharers(int ofKind) {
-      return FILLERS.walk(
-          frames ->
-              frames
-                  .map(StackWalker.StackFrame::getClassName)
-                  .filter(name -> !ofThisModule(name))
-                  .findFirst()
-                  .map(PigFillers::sharersOf)
-                  .orElse(PigFillers.NONE));
+      return filler()
+          .map(frame -> PigFillers.sharersOf(frame.getClassName()))
+          .orElse(PigFillers.NONE);
     }
   },
 
@@ -55,6 +52,15 @@ public enum SelfSpill {
    * bag, {@link PigFillers#NESTED} for a sorted or distinct one.
    */
   public abstract int sharers(int ofKind);
+
+  /**
+   * Who fills a bag, seen from a call in the bag: the calling thread's first frame outside this
+   * module's packages, or none when the stack holds only this module's frames.
+   */
+  public static Optional<StackWalker.StackFrame> filler() {
+    return FILLERS.walk(
+        frames -> frames.filter(frame -> !ofThisModule(frame.getClassName())).findFirst());
+  }
 
   /** Classes of this module (the bags, their factory, their runs) are not who fills a bag. */
   static boolean ofThisModule(String className) {
