@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.run.Run;
+import org.spongefiles.bag.run.RunReader;
+import org.spongefiles.bag.run.TupleSource;
 
 /**
  * The sorted memory of a sorted or distinct bag, as one source of its merge. When the bag spills

@@ -7,6 +7,14 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.filler.PigFillers;
+import org.spongefiles.bag.run.Run;
+import org.spongefiles.bag.run.RunMerge;
+import org.spongefiles.bag.run.RunWriter;
+import org.spongefiles.bag.run.SpillRuns;
+import org.spongefiles.bag.run.TupleSource;
+import org.spongefiles.bag.task.BagCounter;
+import org.spongefiles.bag.task.BagTask;
 
 /**
  * What sorted and distinct bags share: memory is sorted when a spill writes it and when the first
@@ -39,7 +47,7 @@ abstract class OrderedBag extends SpongeBag {
    */
   @Override
   final int sharers() {
-    return SelfSpill.NESTED;
+    return PigFillers.NESTED;
   }
 
   /** Tuples were added to memory; readers open on it fail, the next iterator sorts it again. */
@@ -114,7 +122,7 @@ abstract class OrderedBag extends SpongeBag {
    * merged leave the list; each is deleted once the iterators still reading it are done.
    */
   private void mergeExcessRuns() {
-    int fanIn = task().mergeFanIn();
+    int fanIn = task().settings().mergeFanIn();
     while (runs().size() > fanIn) {
       List<Run> inputs = runs().retainOldest(fanIn);
       try {

@@ -3,6 +3,9 @@ package org.spongefiles.bag;
 import java.io.IOException;
 import java.util.List;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.run.Run;
+import org.spongefiles.bag.run.RunReader;
+import org.spongefiles.bag.run.TupleSource;
 
 /**
  * A default bag's tuples: every run in spill order, then memory. When the bag spills while this

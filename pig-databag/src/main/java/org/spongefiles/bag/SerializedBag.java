@@ -6,18 +6,20 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import org.apache.pig.data.DataType;
 import org.apache.pig.data.InterSedes;
 import org.apache.pig.data.InterSedesFactory;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.run.Run;
+import org.spongefiles.bag.run.RunReader;
+import org.spongefiles.bag.run.SpillRuns;
 
 /**
  * What Java serialization writes for a bag (Pig serializes plans holding constant bags): its kind,
  * its comparator and every tuple, spilled or not; reading it back makes a bag of that kind in the
  * reading thread's task, with the tuples in memory (Pig's memory manager spills them again, as it
- * does stock Pig's deserialized bags; see {@link SelfSpill}).
+ * does stock Pig's deserialized bags; see {@link org.spongefiles.bag.filler.SelfSpill}).
  *
  * <p>The bag's memory and runs are taken under its lock at one moment, so a spill from Pig's memory
  * manager meanwhile neither writes tuples twice nor fails the write; the runs are held until they
@@ -29,39 +31,13 @@ final class SerializedBag implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
 
-  /** The bag classes, each made again from its tuples. */
-  enum Kind {
-    DEFAULT {
-      @Override
-      SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples) {
-        return new SpongeDefaultBag(task, tuples);
-      }
-    },
-    SORTED {
-      @Override
-      SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples) {
-        SpongeBag bag = new SpongeSortedBag(task, order);
-        bag.addAll(tuples);
-        return bag;
-      }
-    },
-    DISTINCT {
-      @Override
-      SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples) {
-        return new SpongeDistinctBag(task, new HashSet<>(tuples));
-      }
-    };
-
-    abstract SpongeBag restore(BagTask task, Comparator<Tuple> order, List<Tuple> tuples);
-  }
-
-  private final Kind kind;
+  private final BagKind kind;
   private final Comparator<Tuple> order;
   private final transient SpongeBag bag;
   private transient List<Tuple> tuples;
 
   /** The serialized form of {@code bag}; {@code order} is a sorted bag's comparator, else null. */
-  SerializedBag(SpongeBag bag, Kind kind, Comparator<Tuple> order) {
+  SerializedBag(SpongeBag bag, BagKind kind, Comparator<Tuple> order) {
     this.bag = bag;
     this.kind = kind;
     this.order = order;
@@ -111,6 +87,6 @@ final class SerializedBag implements Serializable {
   }
 
   private Object readResolve() {
-    return kind.restore(TaskSponges.shared().current(), order, tuples);
+    return kind.restore(SpongeBagFactory.sharedTasks().current(), order, tuples);
   }
 }

@@ -1,5 +1,8 @@
 package org.spongefiles.bag;
 
+import org.spongefiles.bag.run.Run;
+import org.spongefiles.bag.run.RunCleaner;
+
 /**
  * One sorting of a sorted or distinct bag's memory, shared by the readers opened on it, and what
  * became of it: still in memory, spilled into a run (its readers go on in that run, from where they
@@ -29,7 +32,7 @@ final class SortedMemory {
   void spilled(Run run) {
     if (activeReaders > 0 && run.retain()) {
       spilledInto = run;
-      SpongeBag.CLEANER.register(this, run::release);
+      RunCleaner.CLEANER.register(this, run::release);
     }
   }
 

@@ -3,6 +3,8 @@ package org.spongefiles.bag;
 import java.io.IOException;
 import java.util.Iterator;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.run.RunWriter;
+import org.spongefiles.bag.run.TupleSource;
 
 /**
  * A bag's iterator over a {@link TupleSource}. Like Pig's own bags' iterators, {@link #next()}

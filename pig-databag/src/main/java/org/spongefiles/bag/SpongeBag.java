@@ -3,7 +3,6 @@ package org.spongefiles.bag;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import java.lang.ref.Cleaner;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -15,17 +14,23 @@ import org.apache.pig.data.DefaultAbstractBag;
 import org.apache.pig.data.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.bag.run.Run;
+import org.spongefiles.bag.run.RunCleaner;
+import org.spongefiles.bag.run.RunWriter;
+import org.spongefiles.bag.run.SpillRuns;
+import org.spongefiles.bag.task.BagCounter;
+import org.spongefiles.bag.task.BagTask;
 
 /**
  * What Pig's default, sorted and distinct bags share, with spills going to SpongeFiles: tuples are
  * held in memory until Pig's memory manager calls {@link #spill()}, or, for a bag Pig's own
  * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
- * heap (see {@link SelfSpill}), and a spill writes them all into one new SpongeFile (a run) of the
- * bag's task, as Pig writes one spill file; a default bag not read yet instead keeps its newest
- * tuples and appends the oldest to one open run (see {@link #keepsNewestInMemory()}). The memory
- * manager leaves a GROUP's bag alone, as stock Pig's internal bags (see {@link #leftToItself()}).
- * Iterators read the runs back from SpongeFiles and then memory, and follow the bag when it spills
- * under them.
+ * heap (see {@link SelfSpillLimit}), and a spill writes them all into one new SpongeFile (a run) of
+ * the bag's task, as Pig writes one spill file; a default bag not read yet instead keeps its newest
+ * tuples and appends the oldest to one open run (see {@link OldestOverflow}). The memory manager
+ * leaves a GROUP's bag alone, as stock Pig's internal bags (see {@link GroupRole}). The memory
+ * estimate is Pig's ({@link SizeEstimate}). Iterators read the runs back from SpongeFiles and then
+ * memory, and follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -40,43 +45,21 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(SpongeBag.class);
 
-  /** Deletes the runs of unreachable bags and closes the readers of dropped iterators. */
-  static final Cleaner CLEANER = Cleaner.create();
-
-  /** Heap a run costs its bag: the Run, its SpongeFile and chunk records. */
-  private static final long RUN_OVERHEAD = 256;
-
-  /** Tuples whose size is sampled for the memory estimate (every tenth added, as Pig does). */
-  private static final int SAMPLE_SIZE = 100;
-
-  private static final int SAMPLE_FREQUENCY = 10;
-
-  /**
-   * Eighths of its self-spill limit a bag that keeps its newest tuples in memory still holds after
-   * moving its oldest into its run (see {@link #keepsNewestInMemory()}).
-   */
-  private static final int KEPT_EIGHTHS = 7;
-
-  /** {@link #selfSpillSharers} before the bag first grows past the smallest self-spill limit. */
-  private static final int UNDECIDED = -1;
-
   private final transient Object lock = new Object();
   private final transient BagTask task;
   private final transient SpillRuns runs = new SpillRuns();
+  private final transient SizeEstimate size = new SizeEstimate();
+  private final transient SelfSpillLimit limit;
+  private final transient OldestOverflow overflow;
+  private final transient GroupRole group = new GroupRole();
   private transient boolean cleanerRegistered;
-  private transient long added;
-  private transient long sampledBytes;
-  private transient int sampledTuples;
   private transient long modifications;
-  private transient long retrySelfSpillAbove;
-  private transient int selfSpillSharers = UNDECIDED;
-  private transient IllegalStateException lost;
-  private transient volatile boolean unreadGroupBag;
-  private transient volatile boolean cogroupBag;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
     this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
+    this.limit = new SelfSpillLimit(task);
+    this.overflow = new OldestOverflow(task, runs);
   }
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
@@ -85,7 +68,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     synchronized (lock) {
       for (Tuple tuple : given) {
         mSize++;
-        sample(tuple);
+        size.sample(tuple);
       }
       full = isFull();
     }
@@ -109,7 +92,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * Whether a self-spill moves only the oldest tuples out of memory, appending them to one run the
    * bag keeps open (and lists at the first read or whole spill), rather than writing all of memory
    * into a new run; under the lock. Pig's internal bag for a GROUP does the same: past its limit it
-   * keeps what it holds and writes the rest, so a group just over the limit writes little.
+   * keeps what it holds and writes the rest, so a group just over the limit writes little (see
+   * {@link OldestOverflow}).
    */
   boolean keepsNewestInMemory() {
     return false;
@@ -121,15 +105,12 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   /**
    * How many bags share {@code sponge.pig.bag.memory} of the heap, as the operator that fills a bag
    * of this kind tells Pig's internal bags ({@code SelfSpillBag.MemoryLimits}: the limit of each is
-   * {@code heap x fraction / sharers}); what {@link SelfSpill#ALWAYS} uses.
+   * {@code heap x fraction / sharers}); what {@code sponge.pig.bag.self.spill=always} uses.
    */
   abstract int sharers();
 
-  /**
-   * Which of Pig's three bags this is: what {@link #isSorted()} and {@link #isDistinct()} answer,
-   * and how the bag is made again from its serialized form.
-   */
-  abstract SerializedBag.Kind kind();
+  /** Which of Pig's three bags this is. */
+  abstract BagKind kind();
 
   /** The comparator a sorted bag is serialized with; null for the others. */
   Comparator<Tuple> serializedOrder() {
@@ -138,24 +119,22 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   @Override
   public final boolean isSorted() {
-    return kind() == SerializedBag.Kind.SORTED;
+    return kind() == BagKind.SORTED;
   }
 
   @Override
   public final boolean isDistinct() {
-    return kind() == SerializedBag.Kind.DISTINCT;
+    return kind() == BagKind.DISTINCT;
   }
 
   @Override
   public void add(Tuple tuple) {
     boolean full;
     synchronized (lock) {
-      if (lost != null) {
-        throw lostFailure();
-      }
+      overflow.checkNotLost();
       if (addToMemory(tuple)) {
         mSize++;
-        sample(tuple);
+        size.sample(tuple);
       }
       modifications++;
       full = isFull();
@@ -168,47 +147,24 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   /**
-   * Whether memory holds more than the bag's self-spill limit (or, after a self-spill failed, twice
-   * what it held then, so a bag that cannot spill does not retry at every tuple); under the lock.
-   * The first time memory holds more than the smallest limit a bag can have, the task's {@link
-   * SelfSpill} rule decides the bag's part from who fills it (a stack walk), kept until {@link
-   * #clear()}.
+   * Whether memory holds more than the bag's self-spill limit; the first time it holds more than
+   * the smallest limit a bag can have, the task's rule decides the bag's part from who fills it (a
+   * stack walk), and a bag found to be a GROUP's learns whether it is a COGROUP's. Under the lock.
    */
   private boolean isFull() {
-    BagMemory memory = task.memory();
-    if (memory.share() == 0) {
-      return false;
-    }
-    long tuples = memory.tupleShare();
-    long estimate = memoryEstimate();
-    if (estimate <= Math.max(tuples / SelfSpill.NESTED, retrySelfSpillAbove)) {
-      return false;
-    }
-    if (selfSpillSharers == UNDECIDED) {
-      selfSpillSharers = task.selfSpill().sharers(this);
-      if (selfSpillSharers == SelfSpill.GROUP) {
-        unreadGroupBag = true;
-        task.groupBagFound(this);
-      }
-    }
-    return selfSpillSharers != SelfSpill.NONE
-        && estimate > Math.max(tuples / selfSpillSharers, retrySelfSpillAbove);
+    return limit.exceeded(memoryEstimate(), sharers(), () -> group.found(this, task));
   }
 
   /**
    * Estimated bytes past which the bag spills itself: its part of what the bags' share of the heap
-   * leaves for tuples once the bags' readers and writers are counted ({@link BagMemory}); 0 when it
-   * waits for the memory manager (no share, or a bag {@link SelfSpill} leaves to it). Before the
-   * bag has grown past a third of the share its filler is not known yet, and the limit of its kind
-   * ({@link #sharers()}) is answered.
+   * leaves for tuples once the bags' readers and writers are counted; 0 when it waits for the
+   * memory manager. Before the bag has grown past a third of the share its filler is not known yet,
+   * and the limit of its kind ({@link #sharers()}) is answered.
    */
   final long selfSpillLimit() {
-    int sharers;
     synchronized (lock) {
-      sharers = selfSpillSharers == UNDECIDED ? sharers() : selfSpillSharers;
+      return limit.bytes(sharers());
     }
-    BagMemory memory = task.memory();
-    return memory.share() == 0 || sharers == SelfSpill.NONE ? 0 : memory.tupleShare() / sharers;
   }
 
   @Override
@@ -229,13 +185,6 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     }
   }
 
-  private void sample(Tuple tuple) {
-    if (sampledTuples < SAMPLE_SIZE && added++ % SAMPLE_FREQUENCY == 0 && tuple != null) {
-      sampledBytes += tuple.getMemorySize();
-      sampledTuples++;
-    }
-  }
-
   /**
    * Heap held by the tuples in memory, from their sampled average size (Pig's estimate), plus the
    * runs' bookkeeping; the memory manager spills the largest bags first.
@@ -250,30 +199,19 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   /** Pig's estimate of the heap one of the bag's tuples takes, from the sampled ones. */
   final long averageTupleBytes() {
     synchronized (lock) {
-      return averageSampled();
+      return size.averageTupleBytes();
     }
   }
 
-  private long averageSampled() {
-    return sampledTuples == 0 ? 0 : sampledBytes / sampledTuples;
-  }
-
   private long memoryEstimate() {
-    long inMemory = mContents.size();
-    long average = averageSampled();
-    long references = Math.max(40, roundToEight(4 + inMemory * 4));
-    return average * inMemory + 84 + references + runs.size() * RUN_OVERHEAD;
-  }
-
-  private static long roundToEight(long bytes) {
-    return 8 * ((bytes + 7) / 8);
+    return size.bytes(mContents.size(), runs.size());
   }
 
   /**
    * Writes every tuple held in memory into one new SpongeFile and frees them. Called by Pig's
    * memory manager under memory pressure. A GROUP's bag is left alone and 0 returned (see {@link
-   * #leftToItself()}), as stock Pig's internal bags are never registered with the memory manager.
-   * When the SpongeFile cannot be written the tuples stay in memory, a warning is logged and 0 is
+   * GroupRole}), as stock Pig's internal bags are never registered with the memory manager. When
+   * the SpongeFile cannot be written the tuples stay in memory, a warning is logged and 0 is
    * returned, as Pig's bags do when a spill file fails.
    *
    * @return the number of tuples spilled
@@ -285,7 +223,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /**
    * Spills memory into a new run, or moves its oldest tuples into the open run (see {@link
-   * #keepsNewestInMemory()}); {@code self} when the bag reached its own limit.
+   * OldestOverflow}); {@code self} when the bag reached its own limit.
    */
   private long spill(boolean self) {
     long count;
@@ -295,18 +233,18 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       if (count == 0 || task.isClosed()) {
         return 0;
       }
-      if (!self && leftToItself()) {
+      if (!self && group.leftToItself(limit.isGroup())) {
         return 0;
       }
       if (self && keepsNewestInMemory()) {
-        newRun = runs.appending() == null;
+        newRun = overflow.isClosed();
         count = overflowOldest();
         if (count == 0) {
           return 0;
         }
       } else {
         try {
-          finishOverflow();
+          overflow.finish();
         } catch (IllegalStateException e) {
           // Pig's memory manager calls from its own thread: the task's next add or read throws.
           LOG.error("Could not spill a bag of {}", task, e);
@@ -351,131 +289,52 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     registerCleaner();
     mContents.clear();
     modifications++;
-    retrySelfSpillAbove = 0;
+    limit.spilled();
     return true;
   }
 
-  /**
-   * Whether Pig's memory manager is to leave the bag alone: it is a GROUP's bag (found to be one
-   * once it grew past a third of the share), read or not, which limits itself as stock Pig's
-   * internal bag does and which stock Pig never lets the memory manager spill (its internal bags
-   * are not registered with it). A COGROUP's bags are not left alone (see {@link
-   * BagTask#groupBagFound}): stock Pig gives each of n bags 1/n of the share and ours all of it, so
-   * the memory manager may spill them, as it may spill every bag that does not limit itself. Under
-   * the lock.
-   */
-  private boolean leftToItself() {
-    return selfSpillSharers == SelfSpill.GROUP && !cogroupBag;
-  }
-
-  /** Whether the bag was found to be a GROUP's or COGROUP's and has not been read since. */
-  final boolean unreadGroupBag() {
-    return unreadGroupBag;
-  }
-
-  /** The bag is one of several a COGROUP fills at once: Pig's memory manager may spill it. */
-  final void markCogroupBag() {
-    cogroupBag = true;
+  /** The bag's GROUP/COGROUP decision. */
+  final GroupRole group() {
+    return group;
   }
 
   /**
    * The bag is read (iterated or serialized): lists the run it was appending its oldest tuples to,
-   * if any (see {@link #finishOverflow()}). Under the lock.
+   * if any (see {@link OldestOverflow#finish()}). Under the lock.
    *
    * @throws IllegalStateException when that run could not be written
    */
   final void startReading() {
-    unreadGroupBag = false;
-    finishOverflow();
+    group.read();
+    overflow.finish();
   }
 
   /**
-   * Moves the oldest tuples of memory into the run the bag appends to (opened now if none is), so
-   * memory keeps {@value #KEPT_EIGHTHS}/8 of the bag's self-spill limit, and returns how many moved
-   * (0 when the run could not be opened: the tuples stay in memory). Under the lock.
+   * Moves the oldest tuples of memory into the run the bag appends to, so memory keeps 7/8 of the
+   * bag's self-spill limit, and returns how many moved (0 when the run could not be opened: the
+   * tuples stay in memory). Under the lock.
    *
    * @throws IllegalStateException when appending to a run that already holds tuples fails: they are
    *     lost, and the task fails, as it does when Pig's own bag cannot write its spill file
    */
   private long overflowOldest() {
     List<Tuple> memory = memoryList();
-    long limit = task.memory().tupleShare() / selfSpillSharers;
-    long estimate = Math.max(1, memoryEstimate());
-    long keep =
-        (long)
-            ((double) memory.size() * KEPT_EIGHTHS / 8 * Math.min(1.0, (double) limit / estimate));
-    int oldest = (int) Math.max(1, memory.size() - keep);
-    RunWriter writer = runs.appending();
-    boolean opened = writer == null;
-    try {
-      if (opened) {
-        writer = RunWriter.open(task, "pigbag");
-        runs.startAppending(writer);
-        registerCleaner();
-      }
-      for (int i = 0; i < oldest; i++) {
-        writer.append(memory.get(i));
-      }
-    } catch (IOException | RuntimeException e) {
-      runs.abandonAppending();
-      if (opened) {
-        spillFailed(true, oldest, e);
-        return 0;
-      }
-      throw lose(e);
+    int oldest = limit.oldestToMove(memory.size(), memoryEstimate());
+    long moved =
+        overflow.move(
+            memory, oldest, this::registerCleaner, (count, e) -> spillFailed(true, count, e));
+    if (moved > 0) {
+      modifications++;
+      limit.spilled();
     }
-    memory.subList(0, oldest).clear();
-    modifications++;
-    retrySelfSpillAbove = 0;
-    return oldest;
-  }
-
-  /**
-   * Lists the run the bag was appending its oldest tuples to, if any, after the others, as readers
-   * and a spill of all of memory must find it. Under the lock.
-   *
-   * @throws IllegalStateException when that run could not be finished, or an earlier append to it
-   *     failed: its tuples are lost
-   */
-  private void finishOverflow() {
-    if (lost != null) {
-      throw lostFailure();
-    }
-    try {
-      runs.finishAppending();
-    } catch (IOException | RuntimeException e) {
-      throw lose(e);
-    }
-  }
-
-  /**
-   * The open run failed with {@code cause} and its tuples are lost: counts the failure, keeps it
-   * for the bag's next add and read, and returns what to throw now. Under the lock.
-   */
-  private IllegalStateException lose(Exception cause) {
-    task.count(BagCounter.BAG_SPILL_FAILURES, 1);
-    lost =
-        new IllegalStateException(
-            "Unable to write the oldest tuples of a bag of "
-                + task.taskId()
-                + " to SpongeFiles: "
-                + cause
-                + "; the tuples written before are lost with the run, so the task fails (as it does"
-                + " when one of Pig's own bags cannot write its spill file)",
-            cause);
-    return lostFailure();
-  }
-
-  /** What the bag throws once its open run's tuples are lost. */
-  private IllegalStateException lostFailure() {
-    return new IllegalStateException(lost.getMessage(), lost);
+    return moved;
   }
 
   /** A spill of {@code count} tuples failed: they stay in memory. Under the lock. */
   private void spillFailed(boolean self, long count, Exception e) {
     task.count(BagCounter.BAG_SPILL_FAILURES, 1);
     if (self) {
-      retrySelfSpillAbove = 2 * memoryEstimate();
+      limit.failed(memoryEstimate());
     }
     LOG.warn("Could not spill {} tuples of a bag of {}; they stay in memory", count, task, e);
     warn(
@@ -484,7 +343,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   private void registerCleaner() {
     if (!cleanerRegistered) {
-      CLEANER.register(this, runs);
+      RunCleaner.CLEANER.register(this, runs);
       cleanerRegistered = true;
     }
   }
@@ -499,16 +358,11 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     synchronized (lock) {
       mContents.clear();
       mSize = 0;
-      added = 0;
-      sampledBytes = 0;
-      sampledTuples = 0;
+      size.reset();
       modifications++;
-      retrySelfSpillAbove = 0;
-      selfSpillSharers = UNDECIDED;
-      lost = null;
-      unreadGroupBag = false;
-      cogroupBag = false;
-      runs.abandonAppending();
+      limit.reset();
+      group.reset();
+      overflow.reset();
       dropped = runs.takeAll();
       cleared();
     }

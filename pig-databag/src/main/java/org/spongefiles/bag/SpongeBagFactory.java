@@ -7,6 +7,7 @@ import org.apache.pig.data.BagFactory;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.LimitedSortedDataBag;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.task.TaskSponges;
 
 /**
  * Pig's bag factory for bags that spill to SpongeFiles. Pig instantiates it in every JVM where the
@@ -16,11 +17,24 @@ import org.apache.pig.data.Tuple;
  * it (see {@link TaskSponges}).
  */
 public final class SpongeBagFactory extends BagFactory {
+  private static TaskSponges shared;
+
   private final TaskSponges tasks;
 
   /** The factory Pig creates by reflection: bags belong to this JVM's shared registry. */
   public SpongeBagFactory() {
-    this(TaskSponges.shared());
+    this(sharedTasks());
+  }
+
+  /**
+   * The registry of this JVM, made at first use ({@link TaskSponges#forJvm}): the tasks of the bags
+   * Pig's factory makes and of the bags deserialized in this JVM.
+   */
+  static synchronized TaskSponges sharedTasks() {
+    if (shared == null) {
+      shared = TaskSponges.forJvm(PigBagOptions::settings);
+    }
+    return shared;
   }
 
   /** A factory whose bags belong to {@code tasks} (tests, embedded use). */

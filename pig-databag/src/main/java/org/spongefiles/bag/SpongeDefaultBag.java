@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.filler.PigFillers;
+import org.spongefiles.bag.task.BagTask;
 
 /**
  * An unordered bag with duplicates, like Pig's {@code DefaultDataBag}, whose spills go to
@@ -11,9 +13,9 @@ import org.apache.pig.data.Tuple;
  * time, also while iterating.
  *
  * <p>Until it is first read, a bag past its self-spill limit keeps its newest tuples in memory and
- * appends the oldest to one run (see {@link SpongeBag#keepsNewestInMemory()}), as Pig's internal
- * bag for a GROUP keeps what it holds and writes the rest: a group that ends just past the limit
- * writes little. Once read, a spill writes all of memory, which is what its readers expect.
+ * appends the oldest to one run (see {@link OldestOverflow}), as Pig's internal bag for a GROUP
+ * keeps what it holds and writes the rest: a group that ends just past the limit writes little.
+ * Once read, a spill writes all of memory, which is what its readers expect.
  */
 public final class SpongeDefaultBag extends SpongeBag {
   private static final long serialVersionUID = 1L;
@@ -31,8 +33,8 @@ public final class SpongeDefaultBag extends SpongeBag {
   }
 
   @Override
-  SerializedBag.Kind kind() {
-    return SerializedBag.Kind.DEFAULT;
+  BagKind kind() {
+    return BagKind.DEFAULT;
   }
 
   @Override
@@ -62,7 +64,7 @@ public final class SpongeDefaultBag extends SpongeBag {
    */
   @Override
   int sharers() {
-    return SelfSpill.GROUP;
+    return PigFillers.GROUP;
   }
 
   /**

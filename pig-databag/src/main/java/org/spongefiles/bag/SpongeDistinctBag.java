@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.task.BagTask;
 
 /**
  * A bag without duplicates, like Pig's {@code DistinctDataBag}, whose spills go to SpongeFiles.
@@ -33,8 +34,8 @@ public final class SpongeDistinctBag extends OrderedBag {
   }
 
   @Override
-  SerializedBag.Kind kind() {
-    return SerializedBag.Kind.DISTINCT;
+  BagKind kind() {
+    return BagKind.DISTINCT;
   }
 
   @Override

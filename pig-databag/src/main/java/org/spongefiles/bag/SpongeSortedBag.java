@@ -3,6 +3,7 @@ package org.spongefiles.bag;
 import java.util.ArrayList;
 import java.util.Comparator;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.task.BagTask;
 
 /**
  * A bag read in the order of a comparator (an ORDER BY's, or Pig's default tuple order), like Pig's
@@ -22,8 +23,8 @@ public final class SpongeSortedBag extends OrderedBag {
   }
 
   @Override
-  SerializedBag.Kind kind() {
-    return SerializedBag.Kind.SORTED;
+  BagKind kind() {
+    return BagKind.SORTED;
   }
 
   @Override

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.bag.task.BagTask;
+import org.spongefiles.bag.task.TaskSponges;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
@@ -30,7 +32,7 @@ final class BagFixture implements AutoCloseable {
     for (java.util.Map.Entry<String, String> entry : extra) {
       conf.set(entry.getKey(), entry.getValue());
     }
-    tasks = new TaskSponges(conf);
+    tasks = new TaskSponges(conf, PigBagOptions::settings);
     factory = new SpongeBagFactory(tasks);
   }
 

@@ -12,6 +12,8 @@ import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.BagTask;
+import org.spongefiles.bag.task.TaskSponges;
 import org.spongefiles.core.config.ConfigException;
 
 /** When a bag's SpongeFiles are freed, and which task they belong to. */

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.BagMemory;
 
 /**
  * The bags' readers and writers count in the bags' share of the heap: while a sorted bag merges its

@@ -13,6 +13,7 @@ import org.apache.pig.data.Tuple;
 import org.apache.pig.tools.pigstats.PigStatusReporter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.BagCounter;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.core.tier.TierKind;
 

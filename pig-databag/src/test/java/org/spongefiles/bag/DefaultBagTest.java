@@ -16,6 +16,7 @@ import org.apache.pig.data.DataBag;
 import org.apache.pig.data.DefaultDataBag;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.BagCounter;
 import org.spongefiles.core.tier.TierKind;
 
 /** Default bags against Pig's DefaultDataBag, fed and spilled the same way. */

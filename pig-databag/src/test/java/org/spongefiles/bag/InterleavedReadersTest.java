@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.spongefiles.bag.task.BagCounter;
 
 /**
  * A second iterator merges runs (more than the fan-in) while a first one is open and its memory has

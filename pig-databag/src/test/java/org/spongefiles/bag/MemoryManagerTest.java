@@ -22,6 +22,7 @@ import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.spongefiles.bag.task.BagCounter;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.pig.FullHeap;
 

@@ -21,6 +21,7 @@ import org.apache.pig.data.DataBag;
 import org.apache.pig.data.SortedDataBag;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.BagCounter;
 
 /** Sorted bags against Pig's SortedDataBag, fed and spilled the same way. */
 class SortedBagTest {

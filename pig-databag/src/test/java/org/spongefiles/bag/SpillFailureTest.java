@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.data.Tuple;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.BagCounter;
 
 /** A spill that cannot be stored keeps the tuples in memory: nothing is lost. */
 class SpillFailureTest {

@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.run;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -8,6 +8,7 @@ import java.lang.ref.Cleaner;
 import org.apache.pig.data.InterSedes;
 import org.apache.pig.data.InterSedesFactory;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.task.BagTask;
 
 /**
  * Reads a run's tuples back from its SpongeFile. It stops after the run's tuple count rather than
@@ -18,7 +19,7 @@ import org.apache.pig.data.Tuple;
  * and drops the iterator without a word, so a reader that becomes garbage is closed by the cleaner
  * thread: its buffers go back, its reads are counted and the run can be deleted.
  */
-final class RunReader implements TupleSource {
+public final class RunReader implements TupleSource {
   private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
 
   private final Run run;
@@ -57,12 +58,13 @@ final class RunReader implements TupleSource {
 
   /**
    * A reader of {@code run} from its first tuple, with a {@code buffer}-byte buffer; it counts the
-   * buffer and a head tuple of {@code tupleBytes} in its task's {@link BagMemory} until closed.
+   * buffer and a head tuple of {@code tupleBytes} in its task's {@link
+   * org.spongefiles.bag.task.BagMemory} until closed.
    *
    * @throws IOException when the run was deleted (its bag was cleared or its task ended) or its
    *     SpongeFile cannot be read
    */
-  RunReader(Run run, BagTask task, int buffer, long tupleBytes) throws IOException {
+  public RunReader(Run run, BagTask task, int buffer, long tupleBytes) throws IOException {
     this.run = run;
     if (!run.retain()) {
       throw new IOException(
@@ -78,7 +80,7 @@ final class RunReader implements TupleSource {
     this.in = stream;
     long held = buffer + tupleBytes;
     task.memory().hold(held);
-    this.closer = SpongeBag.CLEANER.register(this, new Release(run, task, stream, held));
+    this.closer = RunCleaner.CLEANER.register(this, new Release(run, task, stream, held));
   }
 
   @Override
@@ -102,7 +104,7 @@ final class RunReader implements TupleSource {
   }
 
   /** Reads past {@code count} tuples (Pig's format cannot be skipped without parsing it). */
-  void skip(long count) throws IOException {
+  public void skip(long count) throws IOException {
     for (long i = 0; i < count; i++) {
       if (next() == null) {
         throw new IOException(

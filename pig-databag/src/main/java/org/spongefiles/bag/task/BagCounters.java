@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.task;
 
 import java.util.EnumMap;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.task;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #tupleShare()}), and readers opened together for a merge shrink their buffers so that a
  * merge takes at most a quarter of the share.
  */
-final class BagMemory {
+public final class BagMemory {
   /** Smallest reader buffer (a checksum block of sponge-core's default size and Pig's 8 KiB). */
-  static final int MIN_READ_BUFFER = 4 << 10;
+  public static final int MIN_READ_BUFFER = 4 << 10;
 
   /** Bags always keep at least this part of the share for tuples, whatever readers hold. */
   private static final int TUPLE_FLOOR_DIVISOR = 4;
@@ -25,13 +25,13 @@ final class BagMemory {
   private final AtomicLong held = new AtomicLong();
 
   /** {@code share}: the bags' bytes of the heap (0: no self-spilling); the configured buffer. */
-  BagMemory(long share, int readBuffer) {
+  public BagMemory(long share, int readBuffer) {
     this.share = share;
     this.readBuffer = readBuffer;
   }
 
   /** The bags' share of the heap, in bytes; 0 when bags wait for Pig's memory manager. */
-  long share() {
+  public long share() {
     return share;
   }
 
@@ -39,7 +39,7 @@ final class BagMemory {
    * What the share leaves for tuples now: the share less what the bags' readers and writers hold,
    * at least a quarter of it; 0 when the share is 0.
    */
-  long tupleShare() {
+  public long tupleShare() {
     return Math.max(share / TUPLE_FLOOR_DIVISOR, share - held.get());
   }
 
@@ -48,7 +48,7 @@ final class BagMemory {
    * smaller when they would together take more than a quarter of the share, never below {@value
    * #MIN_READ_BUFFER} bytes.
    */
-  int readBuffer(int readers) {
+  public int readBuffer(int readers) {
     if (share == 0 || readers <= 0) {
       return readBuffer;
     }
@@ -57,17 +57,17 @@ final class BagMemory {
   }
 
   /** Counts {@code bytes} more held by a reader or writer. */
-  void hold(long bytes) {
+  public void hold(long bytes) {
     held.addAndGet(bytes);
   }
 
   /** Counts {@code bytes} a reader or writer no longer holds. */
-  void free(long bytes) {
+  public void free(long bytes) {
     held.addAndGet(-bytes);
   }
 
   /** Bytes the task's readers and writers hold now. */
-  long held() {
+  public long held() {
     return held.get();
   }
 }

@@ -1,10 +1,10 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.run;
 
 import java.io.IOException;
 import org.apache.pig.data.Tuple;
 
 /** Tuples read one at a time from a spilled run or from a bag's memory. */
-interface TupleSource {
+public interface TupleSource {
 
   /** The next tuple, or null at the end (the source has then released what it held). */
   Tuple next() throws IOException;

@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.task;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -8,6 +8,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce;
 import org.slf4j.Logger;
@@ -37,9 +39,8 @@ public final class TaskSponges implements Closeable {
   /** Task id of the bags created outside any task. */
   public static final String PROCESS_TASK = "pig-process";
 
-  private static TaskSponges shared;
-
   private final Configuration processConf;
+  private final Function<Configuration, BagSettings> settings;
   private final Map<String, BagTask> attempts = new LinkedHashMap<>();
   private final ThreadLocal<Binding> binding = new ThreadLocal<>();
   private BagTask process;
@@ -62,24 +63,28 @@ public final class TaskSponges implements Closeable {
 
   /**
    * A registry whose process-wide task reads {@code processConf}; null means the configuration of
-   * the latest task attempt seen, else Hadoop's default resources.
+   * the latest task attempt seen, else Hadoop's default resources. {@code settings} turns a task's
+   * configuration into its bags' settings, checking every key (so a bad recipe fails the task at
+   * its first bag, not at its first spill).
    */
-  public TaskSponges(Configuration processConf) {
+  public TaskSponges(Configuration processConf, Function<Configuration, BagSettings> settings) {
     this.processConf = processConf;
+    this.settings = Objects.requireNonNull(settings, "settings cannot be null");
   }
 
-  /** The registry of this JVM, used by {@link SpongeBagFactory}'s no-argument constructor. */
-  public static synchronized TaskSponges shared() {
-    if (shared == null) {
-      TaskSponges registry = new TaskSponges(null);
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(registry::closeQuietly, "sponge-pig-bags-shutdown"));
-      Thread janitor = new Thread(registry::sweepEverySecond, "sponge-pig-bags-janitor");
-      janitor.setDaemon(true);
-      janitor.start();
-      shared = registry;
-    }
-    return shared;
+  /**
+   * The registry of a JVM (the bag factory keeps one): tasks read the latest attempt's
+   * configuration, their threads are checked every second and every task is closed from a shutdown
+   * hook.
+   */
+  public static TaskSponges forJvm(Function<Configuration, BagSettings> settings) {
+    TaskSponges registry = new TaskSponges(null, settings);
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(registry::closeQuietly, "sponge-pig-bags-shutdown"));
+    Thread janitor = new Thread(registry::sweepEverySecond, "sponge-pig-bags-janitor");
+    janitor.setDaemon(true);
+    janitor.start();
+    return registry;
   }
 
   /** The task of a bag created now by the calling thread. */
@@ -106,7 +111,7 @@ public final class TaskSponges implements Closeable {
     latestTaskConf = new WeakReference<>(conf);
     BagTask task = attempts.get(attempt);
     if (task == null || task.isClosed()) {
-      task = new BagTask(attempt, conf, Thread.currentThread());
+      task = new BagTask(attempt, settings.apply(conf), conf, Thread.currentThread());
       attempts.put(attempt, task);
       if (closed) {
         closeTask(task, "the JVM is exiting");
@@ -118,10 +123,12 @@ public final class TaskSponges implements Closeable {
   private BagTask processTask() {
     if (process == null || process.isClosed() && !closed) {
       if (processConf != null) {
-        process = new BagTask(PROCESS_TASK, processConf, null);
+        process = new BagTask(PROCESS_TASK, settings.apply(processConf), processConf, null);
       } else {
         // A copy of a whole job configuration is kept only once a bag of this task spills.
-        process = new BagTask(PROCESS_TASK, latestOrDefault(), this::latestOrDefault, null);
+        process =
+            new BagTask(
+                PROCESS_TASK, settings.apply(latestOrDefault()), this::latestOrDefault, null);
       }
       if (closed) {
         closeTask(process, "the JVM is exiting");
@@ -137,7 +144,7 @@ public final class TaskSponges implements Closeable {
   }
 
   /** Closes the tasks whose thread has died. */
-  synchronized void sweep() {
+  public synchronized void sweep() {
     Iterator<BagTask> open = attempts.values().iterator();
     while (open.hasNext()) {
       BagTask task = open.next();

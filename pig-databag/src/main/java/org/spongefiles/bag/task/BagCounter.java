@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.task;
 
 /**
  * The bags' own counters in the {@value #GROUP} group of a Pig job, beside sponge-core's bytes and

@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.run;
 
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
@@ -8,14 +8,16 @@ import org.apache.pig.data.DataType;
 import org.apache.pig.data.InterSedes;
 import org.apache.pig.data.InterSedesFactory;
 import org.apache.pig.data.Tuple;
+import org.spongefiles.bag.task.BagTask;
 import org.spongefiles.core.SpongeFile;
 
 /**
  * Writes tuples into a new SpongeFile of a task: one run, like one of Pig's spill files, written at
  * once ({@link #write}) or appended to while a bag is filled ({@link #open}) until {@link #finish}.
- * An open writer counts its serialization buffer in the task's {@link BagMemory}.
+ * An open writer counts its serialization buffer in the task's {@link
+ * org.spongefiles.bag.task.BagMemory}.
  */
-final class RunWriter {
+public final class RunWriter {
   private static final InterSedes SEDES = InterSedesFactory.getInterSedesInstance();
 
   /**
@@ -41,7 +43,7 @@ final class RunWriter {
    *
    * @throws IOException when the SpongeFile cannot be created
    */
-  static RunWriter open(BagTask task, String name) throws IOException {
+  public static RunWriter open(BagTask task, String name) throws IOException {
     SpongeFile file = task.sponge().create(name);
     DataOutputStream out;
     try {
@@ -59,7 +61,7 @@ final class RunWriter {
    *
    * @throws IOException when the file cannot be written; it is then deleted
    */
-  static Run write(BagTask task, Iterable<Tuple> tuples, String name) throws IOException {
+  public static Run write(BagTask task, Iterable<Tuple> tuples, String name) throws IOException {
     RunWriter writer = open(task, name);
     try {
       for (Tuple tuple : tuples) {
@@ -73,7 +75,7 @@ final class RunWriter {
   }
 
   /** Appends {@code tuple} after those written so far. */
-  void append(Tuple tuple) throws IOException {
+  public void append(Tuple tuple) throws IOException {
     SEDES.writeDatum(out, tuple, DataType.TUPLE);
     count++;
     if ((count & 0x3fff) == 0) {
@@ -82,7 +84,7 @@ final class RunWriter {
   }
 
   /** The task whose SpongeFile this writes. */
-  BagTask task() {
+  public BagTask task() {
     return task;
   }
 
@@ -91,7 +93,7 @@ final class RunWriter {
    *
    * @throws IOException when the file cannot be finished; the caller then {@link #abandon}s it
    */
-  Run finish() throws IOException {
+  public Run finish() throws IOException {
     out.close();
     release();
     return new Run(file, count);
@@ -101,7 +103,7 @@ final class RunWriter {
    * Deletes the file, written or not, after {@code failure} (null: it is not wanted), and returns
    * the writer's memory; never throws.
    */
-  void abandon(Throwable failure) {
+  public void abandon(Throwable failure) {
     deleteQuietly(file, failure);
     release();
   }
@@ -124,7 +126,7 @@ final class RunWriter {
   }
 
   /** Tells Hadoop the task is alive during a long spill, as Pig's own bags do. */
-  static void reportProgress() {
+  public static void reportProgress() {
     if (PhysicalOperator.getReporter() != null) {
       PhysicalOperator.getReporter().progress();
     }

@@ -1,89 +1,98 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.task;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.lang.ref.WeakReference;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
-import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.stats.SpongeStats;
 
 /**
  * The SpongeFiles of the bags of one task attempt (or of the threads that run no task). The
  * SpongeTask is opened at the first spill, so tasks that never spill never touch the pool; {@link
- * #close()} deletes every SpongeFile its bags still hold.
+ * #close()} deletes every SpongeFile its bags still hold. It also keeps the task's memory ledger
+ * ({@link BagMemory}), its counters and its settings, and holds the per-task state of the bags
+ * without knowing what it is ({@link #attachment}).
  */
 public final class BagTask implements Closeable {
   private final String taskId;
   private final Supplier<Configuration> conf;
   private final Thread owner;
-  private final int mergeFanIn;
+  private final BagSettings settings;
   private final BagMemory memory;
-  private final SelfSpill selfSpill;
   private final BagCounters counters = new BagCounters();
-  private WeakReference<SpongeBag> latestGroupBag = new WeakReference<>(null);
+  private final Map<Class<?>, Object> attachments = new HashMap<>();
   private SpongeTask sponge;
   private IOException openFailure;
   private boolean closed;
 
   /**
-   * Bags of {@code taskId}, configured by {@code conf}; {@code owner} is the thread running the
-   * task, or null when no thread owns it.
-   *
-   * @throws org.spongefiles.core.config.ConfigException naming the key when a {@code sponge.*}
-   *     value is invalid, so a bad recipe fails the task at its first bag, not at its first spill
+   * Bags of {@code taskId} with {@code settings}, their SpongeFiles opened with {@code conf} at the
+   * first spill; {@code owner} is the thread running the task, or null when no thread owns it.
    */
-  BagTask(String taskId, Configuration conf, Thread owner) {
-    this(taskId, Objects.requireNonNull(conf, "conf cannot be null"), () -> conf, owner);
+  public BagTask(String taskId, BagSettings settings, Configuration conf, Thread owner) {
+    this(taskId, settings, supply(Objects.requireNonNull(conf, "conf cannot be null")), owner);
   }
 
   /**
-   * Bags of {@code taskId} whose options are read from {@code conf}, which is not kept: {@code
-   * spongeConf} gives the configuration their SpongeFiles are opened with, at the first spill. A
-   * task that owns no configuration (the process-wide one) so holds no copy of one while its bags
-   * never spill, which at a small heap is worth a few hundred KB.
+   * Bags of {@code taskId} with {@code settings}: {@code spongeConf} gives the configuration their
+   * SpongeFiles are opened with, at the first spill. A task that owns no configuration (the
+   * process-wide one) so holds no copy of one while its bags never spill, which at a small heap is
+   * worth a few hundred KB.
    */
-  BagTask(String taskId, Configuration conf, Supplier<Configuration> spongeConf, Thread owner) {
+  public BagTask(
+      String taskId, BagSettings settings, Supplier<Configuration> spongeConf, Thread owner) {
     this.taskId = Objects.requireNonNull(taskId, "taskId cannot be null");
-    Objects.requireNonNull(conf, "conf cannot be null");
+    this.settings = Objects.requireNonNull(settings, "settings cannot be null");
     this.conf = Objects.requireNonNull(spongeConf, "spongeConf cannot be null");
     this.owner = owner;
-    ConfigCheck.validate(conf, new SpongeOptions(), new PigBagOptions());
-    this.mergeFanIn = PigBagOptions.MERGE_FANIN.get(conf);
     this.memory =
         new BagMemory(
-            (long) (PigBagOptions.BAG_MEMORY.get(conf) * Runtime.getRuntime().maxMemory()),
-            PigBagOptions.READ_BUFFER.get(conf).intValue());
-    this.selfSpill = PigBagOptions.SELF_SPILL.get(conf);
+            (long) (settings.memoryFraction() * Runtime.getRuntime().maxMemory()),
+            settings.readBuffer());
+  }
+
+  private static Supplier<Configuration> supply(Configuration conf) {
+    return () -> conf;
   }
 
   public String taskId() {
     return taskId;
   }
 
-  Thread owner() {
+  /** The thread running the task, or null. */
+  public Thread owner() {
     return owner;
   }
 
-  int mergeFanIn() {
-    return mergeFanIn;
+  /** The bags' settings of this task. */
+  public BagSettings settings() {
+    return settings;
   }
 
   /**
    * {@code sponge.pig.bag.memory} of the heap: the memory Pig's internal bags share ({@code
    * pig.cachedbag.memusage}), with what the bags' readers and writers hold of it. Each bag spills
-   * itself past its part of what is left for tuples (see {@link SpongeBag#selfSpillLimit()}).
+   * itself past its part of what is left for tuples.
    */
-  BagMemory memory() {
+  public BagMemory memory() {
     return memory;
   }
 
-  /** Which of the task's bags spill themselves ({@code sponge.pig.bag.self.spill}). */
-  SelfSpill selfSpill() {
-    return selfSpill;
+  /**
+   * The task's one object of {@code type}, made by {@code make} on first use: state the bags share
+   * per task (which bag was last found to be a GROUP's), kept as long as the task.
+   */
+  public synchronized <T> T attachment(Class<T> type, Supplier<? extends T> make) {
+    Object attached = attachments.get(type);
+    if (attached == null) {
+      attached = Objects.requireNonNull(make.get(), "make cannot return null");
+      attachments.put(type, attached);
+    }
+    return type.cast(attached);
   }
 
   /**
@@ -92,7 +101,7 @@ public final class BagTask implements Closeable {
    * @throws IOException when they cannot be opened (the same failure on every later call) or the
    *     task has ended
    */
-  synchronized SpongeTask sponge() throws IOException {
+  public synchronized SpongeTask sponge() throws IOException {
     if (closed) {
       throw new IOException("The bags of task " + taskId + " are closed: the task has ended");
     }
@@ -126,27 +135,13 @@ public final class BagTask implements Closeable {
     return counters.get(counter);
   }
 
-  /**
-   * {@code bag} was found to be a GROUP's or COGROUP's bag ({@link SelfSpill#GROUP}). When the one
-   * found before it is still unread, both belong to one COGROUP, whose bags share the memory (see
-   * {@link SpongeBag#markCogroupBag()}); one bag at a time is a GROUP's, read before the next
-   * group's bag fills.
-   */
-  synchronized void groupBagFound(SpongeBag bag) {
-    SpongeBag previous = latestGroupBag.get();
-    if (previous != null && previous != bag && previous.unreadGroupBag()) {
-      previous.markCogroupBag();
-      bag.markCogroupBag();
-    }
-    latestGroupBag = new WeakReference<>(bag);
-  }
-
-  void count(BagCounter counter, long amount) {
+  /** Counts {@code amount} more of {@code counter}. */
+  public void count(BagCounter counter, long amount) {
     counters.add(counter, amount);
   }
 
   /** Publishes the counters that grew through Pig's status reporter. */
-  void publishCounters() {
+  public void publishCounters() {
     counters.publish(stats());
   }
 

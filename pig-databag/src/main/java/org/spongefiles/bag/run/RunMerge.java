@@ -1,4 +1,4 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.run;
 
 import java.io.IOException;
 import java.util.Comparator;
@@ -11,7 +11,7 @@ import org.apache.pig.data.Tuple;
  * also drops a tuple equal (under {@code order}) to the one before, so runs that each hold distinct
  * tuples merge into distinct tuples. Ties come from the lower-numbered source first.
  */
-final class RunMerge implements TupleSource {
+public final class RunMerge implements TupleSource {
   private final List<TupleSource> sources;
   private final Comparator<Tuple> order;
   private final boolean distinct;
@@ -30,7 +30,7 @@ final class RunMerge implements TupleSource {
     }
   }
 
-  RunMerge(List<TupleSource> sources, Comparator<Tuple> order, boolean distinct) {
+  public RunMerge(List<TupleSource> sources, Comparator<Tuple> order, boolean distinct) {
     this.sources = sources;
     this.order = order;
     this.distinct = distinct;

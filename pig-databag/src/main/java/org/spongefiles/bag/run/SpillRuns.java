@@ -1,29 +1,29 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.run;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A bag's runs, oldest first, and the run it may be appending to after them (see {@link
+ * A bag's runs, oldest first, and the run it may be appending to after them (see {@code
  * SpongeBag}); the list holds each run (see {@link Run#retain()}) until the run leaves it. It is
  * also the cleaning action registered for the bag: when a bag that spilled becomes unreachable
  * without {@code clear()}, the list lets go of its runs from the cleaner thread, since the action
  * holds the runs but not the bag.
  */
-final class SpillRuns implements Runnable {
+public final class SpillRuns implements Runnable {
   private final List<Run> runs = new ArrayList<>();
   private RunWriter appending;
 
-  synchronized void add(Run run) {
+  public synchronized void add(Run run) {
     runs.add(run);
   }
 
-  synchronized int size() {
+  public synchronized int size() {
     return runs.size();
   }
 
-  synchronized Run get(int index) {
+  public synchronized Run get(int index) {
     return runs.get(index);
   }
 
@@ -32,7 +32,7 @@ final class SpillRuns implements Runnable {
    * a merge or {@code clear()} cannot delete them before the caller opened them. The caller
    * releases them.
    */
-  synchronized List<Run> retainOldest(int count) {
+  public synchronized List<Run> retainOldest(int count) {
     List<Run> held = new ArrayList<>(runs.subList(0, Math.min(count, runs.size())));
     for (Run run : held) {
       run.retain();
@@ -41,12 +41,12 @@ final class SpillRuns implements Runnable {
   }
 
   /** Every run, held for the caller as by {@link #retainOldest(int)}. */
-  List<Run> retainAll() {
+  public List<Run> retainAll() {
     return retainOldest(Integer.MAX_VALUE);
   }
 
   /** Bytes of every run, for tests and statistics. */
-  synchronized long bytes() {
+  public synchronized long bytes() {
     long total = 0;
     for (Run run : runs) {
       total += run.bytes();
@@ -55,12 +55,12 @@ final class SpillRuns implements Runnable {
   }
 
   /** The run being appended to after the listed ones, or null. */
-  synchronized RunWriter appending() {
+  public synchronized RunWriter appending() {
     return appending;
   }
 
   /** Starts appending to {@code writer}'s run after the listed ones. */
-  synchronized void startAppending(RunWriter writer) {
+  public synchronized void startAppending(RunWriter writer) {
     if (appending != null) {
       throw new IllegalStateException("A run is being appended to already");
     }
@@ -73,7 +73,7 @@ final class SpillRuns implements Runnable {
    *
    * @throws IOException when the run could not be finished
    */
-  synchronized void finishAppending() throws IOException {
+  public synchronized void finishAppending() throws IOException {
     RunWriter writer = appending;
     if (writer == null) {
       return;
@@ -88,7 +88,7 @@ final class SpillRuns implements Runnable {
   }
 
   /** Deletes the run being appended to, if any, unread. */
-  synchronized void abandonAppending() {
+  public synchronized void abandonAppending() {
     if (appending != null) {
       appending.abandon(null);
       appending = null;
@@ -96,7 +96,7 @@ final class SpillRuns implements Runnable {
   }
 
   /** Removes every run and returns them, for the caller to release outside the bag's lock. */
-  synchronized List<Run> takeAll() {
+  public synchronized List<Run> takeAll() {
     List<Run> all = new ArrayList<>(runs);
     runs.clear();
     return all;
@@ -107,7 +107,7 @@ final class SpillRuns implements Runnable {
    * put theirs at the end too). Returns those of {@code inputs} that were still listed, for the
    * caller to release.
    */
-  synchronized List<Run> replace(List<Run> inputs, Run merged) {
+  public synchronized List<Run> replace(List<Run> inputs, Run merged) {
     List<Run> removed = new ArrayList<>(inputs.size());
     for (Run input : inputs) {
       if (runs.remove(input)) {
@@ -118,7 +118,7 @@ final class SpillRuns implements Runnable {
     return removed;
   }
 
-  static void releaseAll(List<Run> runs) {
+  public static void releaseAll(List<Run> runs) {
     for (Run run : runs) {
       run.release();
     }

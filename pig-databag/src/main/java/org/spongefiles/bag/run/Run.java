@@ -1,8 +1,9 @@
-package org.spongefiles.bag;
+package org.spongefiles.bag.run;
 
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.bag.task.BagTask;
 import org.spongefiles.core.SpongeFile;
 
 /**
@@ -13,28 +14,28 @@ import org.spongefiles.core.SpongeFile;
  * start, and each reader and snapshot takes a hold of its own. So a run that a bag merged into
  * another, or dropped in {@code clear()}, stays readable for the readers already open on it.
  */
-final class Run {
+public final class Run {
   private static final Logger LOG = LoggerFactory.getLogger(Run.class);
 
   private final SpongeFile file;
   private final long tuples;
   private int holders = 1;
 
-  Run(SpongeFile file, long tuples) {
+  public Run(SpongeFile file, long tuples) {
     this.file = file;
     this.tuples = tuples;
   }
 
-  SpongeFile file() {
+  public SpongeFile file() {
     return file;
   }
 
-  long tuples() {
+  public long tuples() {
     return tuples;
   }
 
   /** Bytes of the serialized tuples. */
-  long bytes() {
+  public long bytes() {
     return file.length();
   }
 
@@ -42,12 +43,12 @@ final class Run {
    * A new reader from the first tuple, one of {@code together} readers opened at once (a merge's),
    * whose head tuples are about {@code tupleBytes} each; it holds the run until it is closed.
    */
-  RunReader open(BagTask task, int together, long tupleBytes) throws IOException {
+  public RunReader open(BagTask task, int together, long tupleBytes) throws IOException {
     return new RunReader(this, task, task.memory().readBuffer(together), tupleBytes);
   }
 
   /** Takes another hold on the file; false when the last holder already let go (it is deleted). */
-  synchronized boolean retain() {
+  public synchronized boolean retain() {
     if (holders == 0) {
       return false;
     }
@@ -56,7 +57,7 @@ final class Run {
   }
 
   /** Lets go of one hold; the last one deletes the file. Not to be called under a bag's lock. */
-  void release() {
+  public void release() {
     synchronized (this) {
       if (holders == 0) {
         throw new IllegalStateException("Run " + this + " was released more often than held");

@@ -1,0 +1,101 @@
+package org.spongefiles.bag;
+
+import org.spongefiles.bag.filler.PigFillers;
+import org.spongefiles.bag.filler.SelfSpill;
+import org.spongefiles.bag.task.BagMemory;
+import org.spongefiles.bag.task.BagTask;
+
+/**
+ * One bag's self-spill limit: its part of what the bags' share of the heap leaves for tuples once
+ * the bags' readers and writers are counted ({@link BagMemory#tupleShare()}), the part decided by
+ * the task's {@link SelfSpill} rule the first time the bag grows past the smallest limit a bag can
+ * have (a third), and kept until the bag is cleared. After a self-spill failed, the bag retries
+ * only once it holds twice what it held then. Also how much of memory a bag that keeps its newest
+ * tuples moves out when it passes its limit. Guarded by the bag's lock.
+ */
+final class SelfSpillLimit {
+  /** {@link #sharers} before the bag first grows past the smallest self-spill limit. */
+  private static final int UNDECIDED = -1;
+
+  /**
+   * Eighths of its self-spill limit a bag that keeps its newest tuples in memory still holds after
+   * moving its oldest into its run.
+   */
+  private static final int KEPT_EIGHTHS = 7;
+
+  private final BagMemory memory;
+  private final SelfSpill rule;
+  private int sharers = UNDECIDED;
+  private long retryAbove;
+
+  SelfSpillLimit(BagTask task) {
+    this.memory = task.memory();
+    this.rule = task.settings().selfSpill();
+  }
+
+  /**
+   * Whether a bag holding an estimated {@code estimate} bytes is past its limit (or past the retry
+   * point). The first time it is past the smallest limit, the rule decides its part from who fills
+   * it ({@code ofKind}: the part of the bag's kind, for {@link SelfSpill#ALWAYS}); {@code
+   * foundGroup} runs when it is found to be a GROUP's or COGROUP's.
+   */
+  boolean exceeded(long estimate, int ofKind, Runnable foundGroup) {
+    if (memory.share() == 0) {
+      return false;
+    }
+    long tuples = memory.tupleShare();
+    if (estimate <= Math.max(tuples / PigFillers.NESTED, retryAbove)) {
+      return false;
+    }
+    if (sharers == UNDECIDED) {
+      sharers = rule.sharers(ofKind);
+      if (sharers == PigFillers.GROUP) {
+        foundGroup.run();
+      }
+    }
+    return sharers != PigFillers.NONE && estimate > Math.max(tuples / sharers, retryAbove);
+  }
+
+  /**
+   * Estimated bytes past which the bag spills itself; 0 when it waits for Pig's memory manager (no
+   * share, or a bag the rule leaves to it). Before the bag's part is decided, the part of its kind
+   * ({@code ofKind}) is answered.
+   */
+  long bytes(int ofKind) {
+    int parts = sharers == UNDECIDED ? ofKind : sharers;
+    return memory.share() == 0 || parts == PigFillers.NONE ? 0 : memory.tupleShare() / parts;
+  }
+
+  /** Whether the bag was found to be a GROUP's or COGROUP's. */
+  boolean isGroup() {
+    return sharers == PigFillers.GROUP;
+  }
+
+  /**
+   * How many of the oldest of {@code inMemory} tuples, an estimated {@code estimate} bytes, to move
+   * out so that memory keeps {@value #KEPT_EIGHTHS}/8 of the limit: at least one.
+   */
+  int oldestToMove(int inMemory, long estimate) {
+    long limit = memory.tupleShare() / sharers;
+    long bytes = Math.max(1, estimate);
+    long keep =
+        (long) ((double) inMemory * KEPT_EIGHTHS / 8 * Math.min(1.0, (double) limit / bytes));
+    return (int) Math.max(1, inMemory - keep);
+  }
+
+  /** The bag spilled: it may spill itself again at its limit. */
+  void spilled() {
+    retryAbove = 0;
+  }
+
+  /** A self-spill of a bag holding {@code estimate} bytes failed: retry at twice that. */
+  void failed(long estimate) {
+    retryAbove = 2 * estimate;
+  }
+
+  /** The bag was cleared: its filler is looked up again. */
+  void reset() {
+    sharers = UNDECIDED;
+    retryAbove = 0;
+  }
+}
