@@ -11,6 +11,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.pool.LeaseDirectory;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.daemon.DaemonArguments;
@@ -105,6 +106,7 @@ public final class PoolCommand {
       bytes += Files.size(file);
       Files.deleteIfExists(file);
     }
+    removeUnusedLeases(dir);
     out.println(
         "removed pool "
             + name
@@ -116,5 +118,19 @@ public final class PoolCommand {
             + String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20))
             + ")");
     return REMOVED;
+  }
+
+  /**
+   * Deletes the files of ended leases beside the removed pool, and their directory once no live
+   * process holds a lease there (another pool of the directory, or a task, takes it again).
+   */
+  private static void removeUnusedLeases(Path dir) {
+    LeaseDirectory leases = LeaseDirectory.beside(dir);
+    leases.sweep();
+    try {
+      Files.deleteIfExists(leases.path());
+    } catch (IOException e) {
+      // Not empty (a live process holds a lease there) or not ours to delete: it stays.
+    }
   }
 }
