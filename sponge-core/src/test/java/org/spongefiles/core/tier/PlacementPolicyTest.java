@@ -113,6 +113,16 @@ class PlacementPolicyTest {
   }
 
   @Test
+  void aChainWhosePolicyReservesNothingRefusesToReserve() throws Exception {
+    try (TierChain chain = new TierChain(List.of(tier(REMOTE), tier(DISK)), (kind, bytes) -> {})) {
+      assertThat(PlacementPolicy.of(chain, true).reservesInPlace()).isFalse();
+      assertThatThrownBy(() -> chain.reserveInPlace(new FileKey("attempt_1", 7, "spill")))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("the pool is not the first tier (remote -> disk)");
+    }
+  }
+
+  @Test
   void aMissingOrderOrChainIsNamed() {
     assertThatThrownBy(() -> PlacementPolicy.of((List<TierKind>) null, true))
         .isInstanceOf(NullPointerException.class)
