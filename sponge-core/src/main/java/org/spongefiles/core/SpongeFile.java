@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.spongefiles.core.io.Checksums;
 import org.spongefiles.core.io.DeferredChecksums;
 import org.spongefiles.core.tier.FileKey;
+import org.spongefiles.core.tier.Placement;
 import org.spongefiles.core.tier.StoredChunk;
 import org.spongefiles.core.tier.TierKind;
 
@@ -22,9 +23,10 @@ import org.spongefiles.core.tier.TierKind;
  * whatever is left).
  *
  * <p>Chunks that land in the node's pool are copied in and out by the writer's and the reader's own
- * threads; the others are written behind the writer by the task's I/O threads and read ahead of the
- * reader. The chunk list (where each chunk is and its checksums) is private to this object, like an
- * inode that no one else sees.
+ * threads; the others are written behind the writer by the task's I/O threads (or inline, or to the
+ * local disk, as the task's {@link org.spongefiles.core.tier.PlacementPolicy} says) and read ahead
+ * of the reader. The chunk list (where each chunk is and its checksums) is private to this object,
+ * like an inode that no one else sees.
  */
 public final class SpongeFile {
   private final SpongeTask task;
@@ -233,10 +235,11 @@ public final class SpongeFile {
   }
 
   /**
-   * At close, with overflow on: stores every chunk still queued behind the writer (its store not
-   * started) on the local disk in the writer's thread, so the writer waits only for the stores
-   * already under way, not for a queue of chunks behind a slow link. A chunk the disk does not take
-   * is stored through the tier chain here.
+   * At close, when the policy overflows the queued chunks: stores every chunk still queued behind
+   * the writer (its store not started) on the local disk in the writer's thread, so the writer
+   * waits only for the stores already under way, not for a queue of chunks behind a slow link. A
+   * chunk the disk does not take is stored through the tier chain here (inline: it is off the
+   * queue).
    */
   private void overflowQueued() {
     List<QueuedChunk> mine = new ArrayList<>();
@@ -258,27 +261,32 @@ public final class SpongeFile {
   }
 
   /**
-   * Stores the last chunk in the caller's thread when nothing is queued before it: the writer is
-   * closing and would only wait for the I/O thread, so handing the chunk over gains nothing.
-   *
-   * @return false when chunks are still queued; the caller then writes it behind
+   * Whether none of the file's chunks is queued or being stored behind the writer. Only the writer
+   * queues chunks, so the answer holds until it queues another.
    */
-  boolean storeNowIfIdle(int index, ByteBuffer buffer) {
-    synchronized (this) {
-      if (!unfinishedStores().isEmpty()) {
-        return false;
-      }
-      setRecord(index, null);
-    }
-    store(index, buffer);
-    return true;
+  synchronized boolean writeBehindIdle() {
+    return unfinishedStores().isEmpty();
   }
 
   /**
-   * Stores chunk {@code index} on the local disk in the caller's thread, for a writer whose queued
-   * chunks fill every write-behind buffer ({@code sponge.write.overflow}).
+   * Stores chunk {@code index} through the tier chain in the caller's thread ({@link
+   * Placement#INLINE}): the last chunk of a file with nothing behind it, whose closing writer would
+   * only wait for an I/O thread.
+   */
+  void storeInline(int index, ByteBuffer buffer) {
+    synchronized (this) {
+      setRecord(index, null);
+    }
+    store(index, buffer);
+  }
+
+  /**
+   * Stores chunk {@code index} on the local disk in the caller's thread ({@link
+   * Placement#OVERFLOW}): a writer's chunk sealed while every write-behind buffer is taken, or one
+   * still queued when it closes.
    *
-   * @return false when the disk tier did not take it; the caller then queues it
+   * @return false when the disk tier did not take it (or the file failed or was deleted); the
+   *     caller then stores it as {@link Placement#OVERFLOW} says
    */
   boolean storeOverflow(int index, ByteBuffer buffer) {
     if (writeFailure != null || state() == SpongeFileState.DELETED) {
@@ -368,7 +376,7 @@ public final class SpongeFile {
     }
     long start = System.nanoTime();
     try {
-      if (task.overflowToDisk()) {
+      if (task.placement().queuedAtClose() == Placement.OVERFLOW) {
         overflowQueued();
       }
       pending.get();

@@ -6,13 +6,16 @@ import java.nio.ByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.io.Checksums;
+import org.spongefiles.core.tier.Placement;
+import org.spongefiles.core.tier.PlacementPolicy;
 import org.spongefiles.core.tier.PoolStoredChunk;
 
 /**
- * Writes a SpongeFile chunk by chunk, each into one of the task's write buffers. When the tier
- * chain reserved it a pool chunk, the full buffer is copied into the pool at once, in the writer's
- * thread (a memory copy); otherwise the chain places it behind the writer. Closing finishes the
- * file.
+ * Writes a SpongeFile chunk by chunk, each into one of the task's write buffers. Where a full
+ * buffer goes is the task's {@link PlacementPolicy}'s answer, which this stream asks with what it
+ * knows (a pool chunk reserved, closing, the file's chunks behind it, the write-behind buffers
+ * taken) and then carries out: copied into the reserved pool chunk, queued behind the writer,
+ * stored inline, or overflowed to the local disk. Closing finishes the file.
  */
 final class SpongeOutputStream extends OutputStream {
   private static final Logger LOG = LoggerFactory.getLogger(SpongeOutputStream.class);
@@ -148,7 +151,8 @@ final class SpongeOutputStream extends OutputStream {
     chunkIndex++;
     long start = System.nanoTime();
     try {
-      poolChunk = task.tiers().reserveInPlace(file.key());
+      poolChunk =
+          task.placement().reservesInPlace() ? task.tiers().reserveInPlace(file.key()) : null;
       target = task.buffers().take();
     } finally {
       task.stats().addBlockedWrite(System.nanoTime() - start);
@@ -156,9 +160,9 @@ final class SpongeOutputStream extends OutputStream {
   }
 
   /**
-   * Counts {@code sealed} in flight, waiting for a place if need be; or, when every place is taken
-   * and the task overflows to disk, stores it on the local disk in this thread. The buffer goes
-   * back to the pool if this throws.
+   * Counts {@code sealed} in flight, waiting for a write-behind buffer if the policy says so; or,
+   * when every buffer is taken and the policy overflows, stores it on the local disk in this
+   * thread. The buffer goes back to the pool if this throws.
    *
    * @return true when the chunk was stored here (the buffer is free again), false when it is
    *     counted in flight for {@link SpongeFile#writeBehind}
@@ -168,9 +172,11 @@ final class SpongeOutputStream extends OutputStream {
       if (task.buffers().tryBeginFlight()) {
         return false;
       }
-      if (task.overflowToDisk() && file.storeOverflow(chunkIndex, sealed)) {
+      if (task.placement().whenBuffersTaken() == Placement.OVERFLOW
+          && file.storeOverflow(chunkIndex, sealed)) {
         return true;
       }
+      // Behind, or an overflow the disk declined: wait for a write-behind buffer.
       task.buffers().beginFlight();
       return false;
     } catch (IOException | RuntimeException e) {
@@ -188,34 +194,42 @@ final class SpongeOutputStream extends OutputStream {
       chunkIndex--;
       return;
     }
-    if (poolChunk != null) {
-      ByteBuffer data = target;
-      data.flip();
-      int[] crcs = task.poolChecksum() ? Checksums.compute(data, task.checksumBlockSize()) : null;
-      PoolStoredChunk chunk = poolChunk;
-      poolChunk = null; // placeInPlace frees it if the copy fails
-      try {
-        file.addPlacedChunk(chunkIndex, task.tiers().placeInPlace(chunk, data), crcs);
-      } finally {
-        releaseTarget();
-      }
-    } else {
-      ByteBuffer sealed = target;
-      target = null; // from here the buffer is the file's, or goes back to the pool below
-      sealed.flip();
-      long start = System.nanoTime();
-      try {
-        if (last && file.storeNowIfIdle(chunkIndex, sealed)) {
-          task.buffers().giveBack(sealed);
-        } else if (overflowedOrInFlight(sealed)) {
-          task.buffers().giveBack(sealed);
-        } else {
-          file.writeBehind(chunkIndex, sealed);
-        }
-      } finally {
-        task.stats().addBlockedWrite(System.nanoTime() - start);
-      }
+    // Whether the file is idle matters only when closing; asking takes the file's lock.
+    Placement placement =
+        task.placement().atSeal(poolChunk != null, last, last && file.writeBehindIdle());
+    if (placement == Placement.IN_PLACE) {
+      copyInPlace();
+      return;
     }
-    target = null;
+    ByteBuffer sealed = target;
+    target = null; // from here the buffer is the file's, or goes back to the pool below
+    sealed.flip();
+    long start = System.nanoTime();
+    try {
+      if (placement == Placement.INLINE) {
+        file.storeInline(chunkIndex, sealed);
+        task.buffers().giveBack(sealed);
+      } else if (overflowedOrInFlight(sealed)) {
+        task.buffers().giveBack(sealed);
+      } else {
+        file.writeBehind(chunkIndex, sealed);
+      }
+    } finally {
+      task.stats().addBlockedWrite(System.nanoTime() - start);
+    }
+  }
+
+  /** Copies the full buffer into the pool chunk reserved for it, in this thread. */
+  private void copyInPlace() throws IOException {
+    ByteBuffer data = target;
+    data.flip();
+    int[] crcs = task.poolChecksum() ? Checksums.compute(data, task.checksumBlockSize()) : null;
+    PoolStoredChunk chunk = poolChunk;
+    poolChunk = null; // placeInPlace frees it if the copy fails
+    try {
+      file.addPlacedChunk(chunkIndex, task.tiers().placeInPlace(chunk, data), crcs);
+    } finally {
+      releaseTarget();
+    }
   }
 }

@@ -20,6 +20,7 @@ import org.spongefiles.core.io.BufferPool;
 import org.spongefiles.core.io.ReadBuffers;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.core.tier.FileKey;
+import org.spongefiles.core.tier.PlacementPolicy;
 import org.spongefiles.core.tier.PoolTier;
 import org.spongefiles.core.tier.TierChain;
 
@@ -55,7 +56,7 @@ public final class SpongeTask implements Closeable {
   private final Map<Long, SpongeFile> files = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final boolean overflow;
+  private final PlacementPolicy placement;
 
   private SpongeTask(
       TaskIdentity identity, SpongeTaskSettings settings, TierChain chain, int chunkSize) {
@@ -65,7 +66,7 @@ public final class SpongeTask implements Closeable {
     this.chunkSize = chunkSize;
     this.buffers = new BufferPool(chunkSize, settings.writeBuffers);
     this.io = newIoExecutor(identity.taskId(), settings.ioThreads);
-    this.overflow = settings.writeOverflow && chain.canOverflow();
+    this.placement = PlacementPolicy.of(chain, settings.writeOverflow);
   }
 
   /** Opens SpongeFiles for task attempt {@code taskId} running in this process. */
@@ -96,7 +97,7 @@ public final class SpongeTask implements Closeable {
         settings.checkBlockDividesChunk(chunkSize, "the chunk size of " + pool.pool());
       }
       SpongeTask task = new SpongeTask(identity, settings, chain, chunkSize);
-      LOG.debug("SpongeFiles for {}: tiers {}", identity, chain);
+      LOG.debug("SpongeFiles for {}: tiers {}, {}", identity, chain, task.placement);
       return task;
     } catch (RuntimeException e) {
       chain.close();
@@ -173,11 +174,11 @@ public final class SpongeTask implements Closeable {
   }
 
   /**
-   * Whether a writer whose queued chunks fill every write-behind buffer stores its next chunk on
-   * the local disk itself ({@code sponge.write.overflow}, and the remote tier before the disk).
+   * Where each chunk of the task's writers is written (in place, behind, inline, overflow): the
+   * streams ask it and act.
    */
-  boolean overflowToDisk() {
-    return overflow;
+  PlacementPolicy placement() {
+    return placement;
   }
 
   boolean prefetch() {

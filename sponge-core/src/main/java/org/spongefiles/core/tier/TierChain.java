@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
  * throws; either way the next tier is tried, and only when every tier declines does the chunk fail,
  * with each tier's report.
  *
- * <p>When the pool is the first tier, the chain reserves the writer a pool chunk before the writer
- * fills its buffer ({@link #reserveInPlace}) and copies the full buffer in ({@link #placeInPlace}),
- * in the writer's thread; a writer that gets none hands its full buffer to {@link #store} (behind
- * it), which tries the tiers in order.
+ * <p>Which thread stores a chunk, and whether it bypasses the order, is {@link PlacementPolicy}'s
+ * answer: when the pool is the first tier, the chain reserves the writer a pool chunk before the
+ * writer fills its buffer ({@link #reserveInPlace}) and copies the full buffer in ({@link
+ * #placeInPlace}), in the writer's thread; a chunk that overflows goes to the disk tier alone
+ * ({@link #storeOverflow}); any other goes to {@link #store}, which tries the tiers in order.
  */
 public final class TierChain implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TierChain.class);
@@ -64,13 +65,20 @@ public final class TierChain implements Closeable {
 
   /**
    * A pool chunk reserved for the next chunk the writer of {@code file} fills, or null: when the
-   * pool is not the first tier, when it is full, or when it failed (reported once per chain, then
-   * treated as full). The writer hands the chunk back through {@link #placeInPlace} or {@link
-   * #releaseInPlace}.
+   * pool is full, or when it failed (reported once per chain, then treated as full). Only for a
+   * writer whose {@link PlacementPolicy#reservesInPlace} says so. The writer hands the chunk back
+   * through {@link #placeInPlace} or {@link #releaseInPlace}.
+   *
+   * @throws IllegalStateException when the pool is not the first tier
    */
   public PoolStoredChunk reserveInPlace(FileKey file) {
     if (pool == null || tiers.get(0) != pool) {
-      return null;
+      throw new IllegalStateException(
+          "No chunk of "
+              + file
+              + " is filled in place: the pool is not the first tier ("
+              + this
+              + ")");
     }
     try {
       return pool.reserve();
@@ -145,25 +153,9 @@ public final class TierChain implements Closeable {
   }
 
   /**
-   * Whether a writer may store a chunk on the disk tier itself when the remote tier's queue is
-   * full: the chain lists the remote tier before the disk tier.
-   */
-  public boolean canOverflow() {
-    int remote = -1;
-    for (int i = 0; i < tiers.size(); i++) {
-      TierKind kind = tiers.get(i).kind();
-      if (kind == TierKind.REMOTE) {
-        remote = i;
-      } else if (kind == TierKind.DISK) {
-        return remote >= 0;
-      }
-    }
-    return false;
-  }
-
-  /**
    * Stores {@code data} as chunk {@code index} of {@code file} on the disk tier alone, for a writer
-   * whose chunks queued for the remote tier fill every write-behind buffer ({@link #canOverflow}).
+   * whose chunks queued for the remote tier fill every write-behind buffer ({@link
+   * PlacementPolicy#overflows}).
    *
    * @return the stored chunk, or null when the disk tier has no room or failed (logged); the writer
    *     then waits for the queue as usual
