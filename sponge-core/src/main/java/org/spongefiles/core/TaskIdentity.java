@@ -48,6 +48,11 @@ public final class TaskIdentity {
    * When no lease can be taken there the identity has none, and says why in a warning.
    */
   public static TaskIdentity current(Configuration conf, String taskId) {
+    return current(ConfigValues.reading(conf), taskId);
+  }
+
+  /** {@link #current(Configuration, String)} from parsed values. */
+  public static TaskIdentity current(ConfigValues conf, String taskId) {
     LeaseDirectory leases = LeaseDirectory.beside(SpongeSettings.poolSpec(conf).dir());
     long lease;
     try {
