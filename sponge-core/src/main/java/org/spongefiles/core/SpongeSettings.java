@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
@@ -24,21 +25,34 @@ public final class SpongeSettings {
 
   /** The pool described by the {@code sponge.pool.*} and {@code sponge.chunk.size} keys. */
   public static PoolSpec poolSpec(Configuration conf) {
+    return poolSpec(ConfigValues.reading(conf));
+  }
+
+  /** The pool described by the parsed {@code sponge.pool.*} and {@code sponge.chunk.size}. */
+  public static PoolSpec poolSpec(ConfigValues conf) {
     return new PoolSpec(
-        Path.of(SpongeOptions.POOL_DIR.get(conf)),
-        PoolSpec.expandUser(SpongeOptions.POOL_NAME.get(conf)),
-        SpongeOptions.POOL_SIZE.get(conf),
-        SpongeOptions.CHUNK_SIZE.get(conf).intValue(),
-        SpongeOptions.POOL_SEGMENT_SIZE.get(conf),
-        SpongeOptions.POOL_CREATE.get(conf),
-        SpongeOptions.POOL_PERMISSIONS.get(conf),
-        SpongeOptions.POOL_LOCK_TIMEOUT.get(conf));
+        Path.of(conf.get(SpongeOptions.POOL_DIR)),
+        PoolSpec.expandUser(conf.get(SpongeOptions.POOL_NAME)),
+        conf.get(SpongeOptions.POOL_SIZE),
+        conf.get(SpongeOptions.CHUNK_SIZE).intValue(),
+        conf.get(SpongeOptions.POOL_SEGMENT_SIZE),
+        conf.get(SpongeOptions.POOL_CREATE),
+        conf.get(SpongeOptions.POOL_PERMISSIONS),
+        conf.get(SpongeOptions.POOL_LOCK_TIMEOUT));
   }
 
   /** The directories from {@code sponge.disk.dirs}, or Hadoop's local dirs, or hadoop.tmp.dir. */
   public static List<Path> diskDirs(Configuration conf) {
+    return diskDirs(ConfigValues.reading(conf), conf);
+  }
+
+  /**
+   * The directories from the parsed {@code sponge.disk.dirs}, or Hadoop's local dirs in {@code
+   * conf}, or hadoop.tmp.dir.
+   */
+  public static List<Path> diskDirs(ConfigValues values, Configuration conf) {
     List<Path> dirs = new ArrayList<>();
-    for (String dir : SpongeOptions.DISK_DIRS.get(conf)) {
+    for (String dir : values.get(SpongeOptions.DISK_DIRS)) {
       dirs.add(Path.of(dir));
     }
     if (!dirs.isEmpty()) {
@@ -67,7 +81,12 @@ public final class SpongeSettings {
    * @throws ConfigException when the secret is set but unusable
    */
   public static ClusterSecret clusterSecret(Configuration conf) {
-    String file = SpongeOptions.AUTH_SECRET_FILE.get(conf);
+    return clusterSecret(ConfigValues.reading(conf));
+  }
+
+  /** {@link #clusterSecret(Configuration)} from parsed values. */
+  public static ClusterSecret clusterSecret(ConfigValues conf) {
+    String file = conf.get(SpongeOptions.AUTH_SECRET_FILE);
     if (!file.isEmpty()) {
       byte[] bytes;
       try {
@@ -88,7 +107,7 @@ public final class SpongeSettings {
       }
       return ClusterSecret.of(text.getBytes(StandardCharsets.UTF_8));
     }
-    String inline = SpongeOptions.AUTH_SECRET.get(conf);
+    String inline = conf.get(SpongeOptions.AUTH_SECRET);
     if (inline.isEmpty()) {
       return null;
     }
@@ -106,8 +125,13 @@ public final class SpongeSettings {
 
   /** The {@code sponge.remote.*} settings of a remote tier. */
   public static RemoteSettings remote(Configuration conf) {
+    return remote(ConfigValues.reading(conf));
+  }
+
+  /** The parsed {@code sponge.remote.*} settings of a remote tier. */
+  public static RemoteSettings remote(ConfigValues conf) {
     List<ServerAddress> servers = new ArrayList<>();
-    for (String entry : SpongeOptions.REMOTE_SERVERS.get(conf)) {
+    for (String entry : conf.get(SpongeOptions.REMOTE_SERVERS)) {
       try {
         servers.add(ServerAddress.parse(entry));
       } catch (IllegalArgumentException e) {
@@ -116,13 +140,13 @@ public final class SpongeSettings {
     }
     return new RemoteSettings(
         servers,
-        SpongeOptions.REMOTE_CONNECT_TIMEOUT.get(conf),
-        SpongeOptions.REMOTE_IO_TIMEOUT.get(conf),
-        SpongeOptions.REMOTE_CONNECTIONS.get(conf),
-        SpongeOptions.REMOTE_ALLOCATE_BATCH.get(conf),
-        SpongeOptions.REMOTE_REFUSAL_BACKOFF.get(conf),
-        SpongeOptions.REMOTE_FAILURE_BACKOFF.get(conf),
-        SpongeOptions.REMOTE_ENCRYPT.get(conf));
+        conf.get(SpongeOptions.REMOTE_CONNECT_TIMEOUT),
+        conf.get(SpongeOptions.REMOTE_IO_TIMEOUT),
+        conf.get(SpongeOptions.REMOTE_CONNECTIONS),
+        conf.get(SpongeOptions.REMOTE_ALLOCATE_BATCH),
+        conf.get(SpongeOptions.REMOTE_REFUSAL_BACKOFF),
+        conf.get(SpongeOptions.REMOTE_FAILURE_BACKOFF),
+        conf.get(SpongeOptions.REMOTE_ENCRYPT));
   }
 
   /**
@@ -130,7 +154,12 @@ public final class SpongeSettings {
    * sponge.server.address}, else the node name and {@code sponge.server.port}.
    */
   public static String nodeServerEndpoint(Configuration conf, String nodeName) {
-    String explicit = SpongeOptions.SERVER_ADDRESS.get(conf);
+    return nodeServerEndpoint(ConfigValues.reading(conf), nodeName);
+  }
+
+  /** {@link #nodeServerEndpoint(Configuration, String)} from parsed values. */
+  public static String nodeServerEndpoint(ConfigValues conf, String nodeName) {
+    String explicit = conf.get(SpongeOptions.SERVER_ADDRESS);
     if (!explicit.isEmpty()) {
       try {
         return ServerAddress.parse(explicit).toString();
@@ -138,6 +167,6 @@ public final class SpongeSettings {
         throw new ConfigException(SpongeOptions.SERVER_ADDRESS.key(), explicit, e.getMessage());
       }
     }
-    return nodeName + ":" + SpongeOptions.SERVER_PORT.get(conf);
+    return nodeName + ":" + conf.get(SpongeOptions.SERVER_PORT);
   }
 }

@@ -71,7 +71,8 @@ public final class SpongeTask implements Closeable {
 
   /** Opens SpongeFiles for task attempt {@code taskId} running in this process. */
   public static SpongeTask open(Configuration conf, String taskId) throws IOException {
-    return open(conf, TaskIdentity.current(conf, taskId));
+    SpongeTaskSettings settings = new SpongeTaskSettings(conf);
+    return open(conf, settings, TaskIdentity.current(settings.values, taskId));
   }
 
   /**
@@ -82,7 +83,11 @@ public final class SpongeTask implements Closeable {
    * @throws IOException when a configured tier cannot be used (the message names the key)
    */
   public static SpongeTask open(Configuration conf, TaskIdentity identity) throws IOException {
-    SpongeTaskSettings settings = new SpongeTaskSettings(conf);
+    return open(conf, new SpongeTaskSettings(conf), identity);
+  }
+
+  private static SpongeTask open(
+      Configuration conf, SpongeTaskSettings settings, TaskIdentity identity) throws IOException {
     TierChain chain = TierChainFactory.build(conf, identity, settings);
     try {
       int chunkSize = settings.configuredChunkSize;

@@ -5,6 +5,7 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.core.wire.ClusterSecret;
@@ -24,20 +25,26 @@ final class SpongeTaskSettings {
   /** The cluster secret, read once; null when none is configured. */
   final ClusterSecret secret;
 
+  /**
+   * Every sponge-core key, parsed once; the identity and the tiers are built from these values,
+   * never from the {@link Configuration} again.
+   */
+  final ParsedConfig values;
+
   SpongeTaskSettings(Configuration conf) {
-    this.configuredChunkSize = SpongeOptions.CHUNK_SIZE.get(conf).intValue();
-    this.checksumBlockSize = SpongeOptions.CHECKSUM_BLOCK_SIZE.get(conf).intValue();
-    this.poolChecksum = SpongeOptions.POOL_CHECKSUM.get(conf);
-    this.prefetch = SpongeOptions.READ_PREFETCH.get(conf);
-    this.writeBuffers = SpongeOptions.WRITE_BUFFERS.get(conf);
-    this.writeOverflow = SpongeOptions.WRITE_OVERFLOW.get(conf);
-    this.ioThreads = SpongeOptions.IO_THREADS.get(conf);
+    // Every key of every tier is parsed and checked now, so a bad value fails at start, not at the
+    // first spill.
+    this.values = ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions());
+    this.configuredChunkSize = values.get(SpongeOptions.CHUNK_SIZE).intValue();
+    this.checksumBlockSize = values.get(SpongeOptions.CHECKSUM_BLOCK_SIZE).intValue();
+    this.poolChecksum = values.get(SpongeOptions.POOL_CHECKSUM);
+    this.prefetch = values.get(SpongeOptions.READ_PREFETCH);
+    this.writeBuffers = values.get(SpongeOptions.WRITE_BUFFERS);
+    this.writeOverflow = values.get(SpongeOptions.WRITE_OVERFLOW);
+    this.ioThreads = values.get(SpongeOptions.IO_THREADS);
     checkBlockDividesChunk(configuredChunkSize, SpongeOptions.CHUNK_SIZE.key());
-    // Every key of every tier is checked now, so a bad value fails at start, not at the first
-    // spill.
-    ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions());
-    this.remote = SpongeSettings.remote(conf);
-    this.secret = SpongeSettings.clusterSecret(conf);
+    this.remote = SpongeSettings.remote(values);
+    this.secret = SpongeSettings.clusterSecret(values);
   }
 
   /** The chunk size a pool imposes must also be a whole number of checksum blocks. */

@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.LeaseDirectory;
 import org.spongefiles.core.pool.ProcessLiveness;
@@ -47,6 +48,11 @@ public final class TaskIdentity {
    * When no lease can be taken there the identity has none, and says why in a warning.
    */
   public static TaskIdentity current(Configuration conf, String taskId) {
+    return current(ConfigValues.reading(conf), taskId);
+  }
+
+  /** {@link #current(Configuration, String)} from parsed values. */
+  public static TaskIdentity current(ConfigValues conf, String taskId) {
     LeaseDirectory leases = LeaseDirectory.beside(SpongeSettings.poolSpec(conf).dir());
     long lease;
     try {
@@ -65,7 +71,12 @@ public final class TaskIdentity {
 
   /** {@code sponge.node.id}, or this host's name. */
   public static String nodeName(Configuration conf) {
-    String configured = SpongeOptions.NODE_ID.get(conf);
+    return nodeName(ConfigValues.reading(conf));
+  }
+
+  /** The parsed {@code sponge.node.id}, or this host's name. */
+  public static String nodeName(ConfigValues conf) {
+    String configured = conf.get(SpongeOptions.NODE_ID);
     if (!configured.isEmpty()) {
       return configured;
     }

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.cluster.TrackerServerSource;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.LeaseDirectory;
 import org.spongefiles.core.pool.PoolSpec;
@@ -37,11 +38,12 @@ final class TierChainFactory {
   static TierChain build(Configuration conf, TaskIdentity task, SpongeTaskSettings settings)
       throws IOException {
     List<Tier> tiers = new ArrayList<>();
-    List<String> labels = SpongeOptions.TIERS.get(conf);
+    ConfigValues values = settings.values;
+    List<String> labels = values.get(SpongeOptions.TIERS);
     RemoteUnavailable unavailable =
         new RemoteUnavailable(
             task.taskId(),
-            withoutRemote(conf, labels),
+            withoutRemote(values, labels),
             reason -> settings.stats.remoteUnavailable(reason.name()));
     try {
       for (String label : labels) {
@@ -64,9 +66,9 @@ final class TierChainFactory {
   }
 
   /** Where chunks go without remote memory, for the message that says so. */
-  private static String withoutRemote(Configuration conf, List<String> labels) {
+  private static String withoutRemote(ConfigValues conf, List<String> labels) {
     List<String> rest = new ArrayList<>();
-    boolean dfs = !SpongeOptions.DFS_DIR.get(conf).isEmpty();
+    boolean dfs = !conf.get(SpongeOptions.DFS_DIR).isEmpty();
     for (String label : labels) {
       TierKind kind = TierKind.fromLabel(label);
       if (kind != TierKind.REMOTE && (kind != TierKind.DFS || dfs)) {
@@ -85,24 +87,25 @@ final class TierChainFactory {
       SpongeTaskSettings settings,
       RemoteUnavailable unavailable)
       throws IOException {
+    ConfigValues values = settings.values;
     switch (kind) {
       case POOL:
-        return openPool(conf, task);
+        return openPool(values, task);
       case REMOTE:
         return openRemote(conf, task, settings, unavailable);
       case DISK:
         return new DiskTier(
             task.taskId(),
-            SpongeSettings.diskDirs(conf),
-            SpongeOptions.DISK_RESERVE.get(conf),
-            SpongeOptions.DISK_LIMIT.get(conf),
-            SpongeOptions.DISK_RECYCLE_BYTES.get(conf));
+            SpongeSettings.diskDirs(values, conf),
+            values.get(SpongeOptions.DISK_RESERVE),
+            values.get(SpongeOptions.DISK_LIMIT),
+            values.get(SpongeOptions.DISK_RECYCLE_BYTES));
       case DFS:
-        String dir = SpongeOptions.DFS_DIR.get(conf);
+        String dir = values.get(SpongeOptions.DFS_DIR);
         if (dir.isEmpty()) {
           return null;
         }
-        return new DfsTier(conf, dir, task.taskId(), SpongeOptions.DFS_LIMIT.get(conf));
+        return new DfsTier(conf, dir, task.taskId(), values.get(SpongeOptions.DFS_LIMIT));
       default:
         throw new IllegalStateException("unknown tier " + kind);
     }
@@ -114,7 +117,8 @@ final class TierChainFactory {
       SpongeTaskSettings taskSettings,
       RemoteUnavailable unavailable) {
     RemoteSettings settings = taskSettings.remote;
-    boolean tracked = !ClusterOptions.TRACKER_ADDRESSES.get(conf).isEmpty();
+    ConfigValues values = taskSettings.values;
+    boolean tracked = !values.get(ClusterOptions.TRACKER_ADDRESSES).isEmpty();
     if (!tracked && settings.servers().isEmpty()) {
       unavailable.report(
           RemoteUnavailable.Reason.NO_SERVERS_CONFIGURED,
@@ -132,7 +136,7 @@ final class TierChainFactory {
     }
     ClientIdentity identity =
         ClientIdentity.leased(
-            SpongeSettings.nodeServerEndpoint(conf, task.node()),
+            SpongeSettings.nodeServerEndpoint(values, task.node()),
             task.lease(),
             task.pid(),
             ChunkOwner.taskHash(task.taskId()),
@@ -147,12 +151,15 @@ final class TierChainFactory {
     ServerSource source =
         tracked
             ? new TrackerServerSource(
-                conf, RackResolver.resolveThisHost(conf), connections, unavailable)
+                values,
+                RackResolver.resolve(values, conf, RackResolver.thisHost()),
+                connections,
+                unavailable)
             : new StaticServerSource(settings.servers());
     return new RemoteTier(source, connections, settings, unavailable);
   }
 
-  private static PoolTier openPool(Configuration conf, TaskIdentity task) throws IOException {
+  private static PoolTier openPool(ConfigValues conf, TaskIdentity task) throws IOException {
     PoolSpec spec = SpongeSettings.poolSpec(conf);
     if (!task.hasLease() && !spec.create()) {
       LOG.warn(
@@ -207,7 +214,7 @@ final class TierChainFactory {
           e);
     }
     try {
-      if (SpongeOptions.POOL_RECLAIM_ON_START.get(conf)) {
+      if (conf.get(SpongeOptions.POOL_RECLAIM_ON_START)) {
         pool.reclaimOrphans();
       }
       return new PoolTier(pool, task.localOwner());

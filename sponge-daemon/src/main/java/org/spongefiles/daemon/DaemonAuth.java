@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /**
@@ -26,8 +27,16 @@ public final class DaemonAuth {
    *     file when it cannot be used
    */
   public static ClusterSecret secret(Configuration conf, String daemon) {
+    return secret(ConfigValues.reading(conf), daemon);
+  }
+
+  /**
+   * {@link #secret(Configuration, String)} from parsed values (sponge-core's and {@link
+   * DaemonOptions}).
+   */
+  public static ClusterSecret secret(ConfigValues conf, String daemon) {
     ClusterSecret secret = SpongeSettings.clusterSecret(conf);
-    boolean none = DaemonOptions.AUTH_NONE.get(conf);
+    boolean none = conf.get(DaemonOptions.AUTH_NONE);
     if (secret != null) {
       if (none) {
         LOG.warn(

@@ -19,9 +19,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,27 +28,17 @@ import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
-import org.spongefiles.core.SpongeSettings;
-import org.spongefiles.core.TaskIdentity;
-import org.spongefiles.core.cluster.ClusterOptions;
-import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.config.ByteSize;
-import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
-import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
-import org.spongefiles.daemon.DaemonAuth;
-import org.spongefiles.daemon.DaemonOptions;
 import org.spongefiles.daemon.RunningDaemon;
 
 /**
@@ -70,6 +57,7 @@ public final class SpongeServer implements RunningDaemon {
    */
   static final int HEAD_READ = 4 << 10;
 
+  private final ServerSettings settings;
   private final SharedPool pool;
   private final String endpoint;
   private final EventLoopGroup boss;
@@ -78,38 +66,27 @@ public final class SpongeServer implements RunningDaemon {
   private final ScheduledExecutorService sweeper;
   private final Reclaimer reclaimer;
   private final ServerMetrics metrics;
-  private final Duration shutdownTimeout;
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final ConnectionGate gate;
   private final RefusalLog refusals;
-  private final long idleTimeoutMillis;
   private final String rack;
   private Channel serverChannel;
   private HTTPServer http;
   private CuratorFramework zookeeper;
   private Closeable registration;
 
-  private SpongeServer(
-      Configuration conf,
-      SharedPool pool,
-      SessionKeys sessions,
-      ClusterSecret secret,
-      RemoteSettings remote) {
+  private SpongeServer(ServerSettings settings, SharedPool pool, SessionKeys sessions) {
+    this.settings = settings;
     this.pool = pool;
-    String node = TaskIdentity.nodeName(conf);
-    this.endpoint = SpongeSettings.nodeServerEndpoint(conf, node);
-    this.rack = RackResolver.rackOf(conf, node);
+    this.endpoint = settings.endpoint;
+    this.rack = settings.rack;
     this.metrics = new ServerMetrics(pool);
-    this.shutdownTimeout = ServerOptions.SHUTDOWN_TIMEOUT.get(conf);
-    this.gate =
-        new ConnectionGate(
-            ServerOptions.MAX_CONNECTIONS.get(conf),
-            ServerOptions.MAX_CONNECTIONS_PER_ADDRESS.get(conf));
+    this.gate = new ConnectionGate(settings.maxConnections, settings.maxConnectionsPerAddress);
     this.refusals = new RefusalLog(metrics.refusedPeers, LOG::warn);
-    this.idleTimeoutMillis = ServerOptions.IDLE_TIMEOUT.get(conf).toMillis();
     this.boss = new NioEventLoopGroup(1);
-    this.workers = new NioEventLoopGroup(ServerOptions.THREADS.get(conf));
+    this.workers = new NioEventLoopGroup(settings.threads);
+    ClusterSecret secret = settings.secret;
     QuotaLedger ledger = new QuotaLedger();
     ChunkPins pins = new ChunkPins();
     ledger.rebuild(pool::owners);
@@ -127,8 +104,8 @@ public final class SpongeServer implements RunningDaemon {
             metrics,
             self,
             secret,
-            remote,
-            ServerOptions.RECLAIM_GRACE.get(conf).toMillis(),
+            settings.remote,
+            settings.reclaimGraceMillis,
             pins);
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -142,8 +119,8 @@ public final class SpongeServer implements RunningDaemon {
             pool,
             endpoint,
             rack,
-            ServerOptions.QUOTA_PER_TASK.get(conf),
-            ServerOptions.QUOTA_PER_NODE.get(conf),
+            settings.quotaPerTask,
+            settings.quotaPerNode,
             ledger,
             metrics,
             pins);
@@ -154,7 +131,7 @@ public final class SpongeServer implements RunningDaemon {
             // The head of the next request; the rest of a longer frame is read in one buffer
             // of its size, and a WRITE's data straight into its chunk (TwoStageRecvAllocator).
             new FixedRecvByteBufAllocator(HEAD_READ),
-            ServerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis(),
+            settings.handshakeTimeoutMillis,
             refusals,
             sessions);
     this.handlerFactory = () -> new ServerHandler(service, secret, metrics, this, handlerLimits);
@@ -174,17 +151,15 @@ public final class SpongeServer implements RunningDaemon {
    * @throws IOException when the pool or a port cannot be used
    */
   public static SpongeServer start(Configuration conf) throws IOException {
-    validate(conf);
-    ClusterSecret secret = DaemonAuth.secret(conf, "sponge server");
-    RemoteSettings remote = SpongeSettings.remote(conf);
-    SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf));
+    ServerSettings settings = ServerSettings.of(conf);
+    SharedPool pool = SharedPool.open(settings.pool);
     try {
-      checkChunkSize(pool.chunkSize(), conf);
+      settings.checkChunkSize(pool.chunkSize());
     } catch (ConfigException e) {
       pool.close();
       throw e;
     }
-    if (ServerOptions.POOL_TOUCH.get(conf)) {
+    if (settings.poolTouch) {
       long start = System.nanoTime();
       long touched = pool.touchAll();
       LOG.info(
@@ -195,14 +170,13 @@ public final class SpongeServer implements RunningDaemon {
     }
     SpongeServer server;
     try {
-      server =
-          new SpongeServer(conf, pool, SessionKeys.forPool(pool.metadataFile()), secret, remote);
+      server = new SpongeServer(settings, pool, SessionKeys.forPool(pool.metadataFile()));
     } catch (IOException | RuntimeException e) {
       pool.close();
       throw e;
     }
     try {
-      server.bind(conf);
+      server.bind();
       return server;
     } catch (IOException | RuntimeException e) {
       server.close();
@@ -210,44 +184,7 @@ public final class SpongeServer implements RunningDaemon {
     }
   }
 
-  private static void validate(Configuration conf) {
-    ConfigCheck.validate(
-        conf, new ServerOptions(), new DaemonOptions(), new ClusterOptions(), new SpongeOptions());
-    checkChunkSize(SpongeOptions.CHUNK_SIZE.get(conf), conf);
-    checkPoolDir(conf);
-  }
-
-  /** Tasks refuse chunks that are not whole checksum blocks: so does the server, at start. */
-  private static void checkChunkSize(long chunkSize, Configuration conf) {
-    long block = SpongeOptions.CHECKSUM_BLOCK_SIZE.get(conf);
-    if (chunkSize % block != 0) {
-      throw new ConfigException(
-          SpongeOptions.CHUNK_SIZE.key(),
-          ByteSize.format(chunkSize),
-          "tasks accept only whole multiples of "
-              + SpongeOptions.CHECKSUM_BLOCK_SIZE.key()
-              + " ("
-              + ByteSize.format(block)
-              + ")");
-    }
-  }
-
-  private static void checkPoolDir(Configuration conf) {
-    Path dir = Path.of(SpongeOptions.POOL_DIR.get(conf));
-    String problem = null;
-    if (!Files.exists(dir)) {
-      problem = "does not exist";
-    } else if (!Files.isDirectory(dir)) {
-      problem = "is not a directory";
-    } else if (!Files.isWritable(dir)) {
-      problem = "is not writable by user " + System.getProperty("user.name");
-    }
-    if (problem != null) {
-      throw new ConfigException(SpongeOptions.POOL_DIR.key(), dir.toString(), problem);
-    }
-  }
-
-  private void bind(Configuration conf) throws IOException {
+  private void bind() throws IOException {
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
@@ -282,7 +219,8 @@ public final class SpongeServer implements RunningDaemon {
                     ch.pipeline()
                         .addLast(
                             "idle",
-                            new IdleStateHandler(0, 0, idleTimeoutMillis, TimeUnit.MILLISECONDS))
+                            new IdleStateHandler(
+                                0, 0, settings.idleTimeoutMillis, TimeUnit.MILLISECONDS))
                         .addLast(
                             "frames",
                             new ServerFrameDecoder(
@@ -291,8 +229,8 @@ public final class SpongeServer implements RunningDaemon {
                         .addLast("handler", handlerFactory.create());
                   }
                 });
-    String host = ServerOptions.BIND_HOST.get(conf);
-    int port = SpongeOptions.SERVER_PORT.get(conf);
+    String host = settings.bindHost;
+    int port = settings.port;
     io.netty.channel.ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bound.isSuccess()) {
       throw new ConfigException(
@@ -301,12 +239,12 @@ public final class SpongeServer implements RunningDaemon {
           "cannot listen on " + host + ":" + port + ": " + bound.cause().getMessage());
     }
     serverChannel = bound.channel();
-    long interval = ServerOptions.RECLAIM_INTERVAL.get(conf).toMillis();
+    long interval = settings.reclaimIntervalMillis;
     sweeper.scheduleWithFixedDelay(reclaimer, interval, interval, TimeUnit.MILLISECONDS);
-    long logInterval = ServerOptions.REFUSAL_LOG_INTERVAL.get(conf).toMillis();
+    long logInterval = settings.refusalLogIntervalMillis;
     sweeper.scheduleWithFixedDelay(
         refusals::flush, logInterval, logInterval, TimeUnit.MILLISECONDS);
-    int metricsPort = ServerOptions.METRICS_PORT.get(conf);
+    int metricsPort = settings.metricsPort;
     if (metricsPort >= 0) {
       try {
         // The same host as the wire port: metrics name task attempts, so they listen no wider.
@@ -323,12 +261,12 @@ public final class SpongeServer implements RunningDaemon {
             "cannot serve metrics on " + host + ":" + metricsPort + ": " + e.getMessage());
       }
     }
-    if (!ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
-      zookeeper = ZooKeeperClients.start(conf);
+    if (settings.zookeeper != null) {
+      zookeeper = ZooKeeperClients.start(settings.zookeeper);
       registration =
           ServerRegistry.register(
               zookeeper,
-              ZooKeeperLayout.fromConfiguration(conf),
+              settings.zookeeperLayout,
               new ServerRegistration(
                   ServerAddress.parse(endpoint),
                   rack,
@@ -427,7 +365,7 @@ public final class SpongeServer implements RunningDaemon {
                 }
               });
     }
-    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+    long deadline = System.nanoTime() + settings.shutdownTimeout.toNanos();
     while (!channels.isEmpty() && System.nanoTime() < deadline) {
       try {
         Thread.sleep(10);

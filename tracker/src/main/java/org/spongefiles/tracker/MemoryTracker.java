@@ -12,7 +12,6 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,12 +23,8 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.SpongeOptions;
-import org.spongefiles.core.TaskIdentity;
-import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -38,8 +33,6 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.daemon.DaemonAuth;
-import org.spongefiles.daemon.DaemonOptions;
 import org.spongefiles.daemon.RunningDaemon;
 import org.spongefiles.daemon.netty.FrameDecoder;
 
@@ -58,6 +51,7 @@ import org.spongefiles.daemon.netty.FrameDecoder;
 public final class MemoryTracker implements RunningDaemon {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryTracker.class);
 
+  private final TrackerSettings settings;
   private final String endpoint;
   private final CuratorFramework zookeeper;
   private final ServerDirectory directory;
@@ -75,12 +69,10 @@ public final class MemoryTracker implements RunningDaemon {
   private Channel channel;
   private HTTPServer http;
 
-  private MemoryTracker(Configuration conf, ClusterSecret secret) {
-    String node = TaskIdentity.nodeName(conf);
-    String explicit = TrackerOptions.ADDRESS.get(conf);
-    this.endpoint = explicit.isEmpty() ? node + ":" + TrackerOptions.PORT.get(conf) : explicit;
-    this.policy = new PlacementPolicy(ClusterOptions.TRACKER_NEARLY_FULL.get(conf));
-    Duration pollTimeout = TrackerOptions.POLL_TIMEOUT.get(conf);
+  private MemoryTracker(TrackerSettings settings) {
+    this.settings = settings;
+    this.endpoint = settings.endpoint;
+    this.policy = new PlacementPolicy(settings.nearlyFull);
     ClientIdentity self =
         new ClientIdentity(
             endpoint,
@@ -95,10 +87,10 @@ public final class MemoryTracker implements RunningDaemon {
               thread.setDaemon(true);
               return thread;
             });
-    ZooKeeperLayout layout = ZooKeeperLayout.fromConfiguration(conf);
-    this.zookeeper = ZooKeeperClients.start(conf);
+    ZooKeeperLayout layout = settings.zookeeperLayout;
+    this.zookeeper = ZooKeeperClients.start(settings.zookeeper);
     this.directory = new ServerDirectory(zookeeper, layout);
-    this.poller = new StatsPoller(directory, self, secret, pollTimeout.toMillis());
+    this.poller = new StatsPoller(directory, self, settings.secret, settings.pollTimeoutMillis);
     this.latch =
         new LeaderLatch(
             zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
@@ -111,11 +103,9 @@ public final class MemoryTracker implements RunningDaemon {
    * @throws org.spongefiles.core.config.ConfigException naming the key of an invalid value
    */
   public static MemoryTracker start(Configuration conf) throws IOException {
-    validate(conf);
-    ClusterSecret secret = DaemonAuth.secret(conf, "memory tracker");
-    MemoryTracker tracker = new MemoryTracker(conf, secret);
+    MemoryTracker tracker = new MemoryTracker(TrackerSettings.of(conf));
     try {
-      tracker.begin(conf, secret);
+      tracker.begin();
       return tracker;
     } catch (Exception e) {
       tracker.close();
@@ -126,20 +116,9 @@ public final class MemoryTracker implements RunningDaemon {
     }
   }
 
-  private static void validate(Configuration conf) {
-    ConfigCheck.validate(conf, new TrackerOptions(), new DaemonOptions(), new ClusterOptions());
-    SpongeOptions.NODE_ID.get(conf);
-    ZooKeeperLayout.fromConfiguration(conf);
-    if (ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty()) {
-      throw new org.spongefiles.core.config.ConfigException(
-          ClusterOptions.ZOOKEEPER_QUORUM.key(),
-          "(empty)",
-          "the tracker elects its leader in ZooKeeper");
-    }
-  }
-
-  private void begin(Configuration conf, ClusterSecret secret) throws Exception {
-    long handshakeMillis = TrackerOptions.HANDSHAKE_TIMEOUT.get(conf).toMillis();
+  private void begin() throws Exception {
+    ClusterSecret secret = settings.secret;
+    long handshakeMillis = settings.handshakeTimeoutMillis;
     ServerBootstrap bootstrap =
         new ServerBootstrap()
             .group(boss, workers)
@@ -159,8 +138,8 @@ public final class MemoryTracker implements RunningDaemon {
                                 MemoryTracker.this, secret, metrics, handshakeMillis));
                   }
                 });
-    String host = TrackerOptions.BIND_HOST.get(conf);
-    int port = TrackerOptions.PORT.get(conf);
+    String host = settings.bindHost;
+    int port = settings.port;
     ChannelFuture bound = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bound.isSuccess()) {
       throw new org.spongefiles.core.config.ConfigException(
@@ -185,9 +164,9 @@ public final class MemoryTracker implements RunningDaemon {
           }
         });
     latch.start();
-    long interval = TrackerOptions.POLL_INTERVAL.get(conf).toMillis();
+    long interval = settings.pollIntervalMillis;
     scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
-    int metricsPort = TrackerOptions.METRICS_PORT.get(conf);
+    int metricsPort = settings.metricsPort;
     if (metricsPort >= 0) {
       try {
         // The same host as the tracker's port: an operator who binds one binds both.

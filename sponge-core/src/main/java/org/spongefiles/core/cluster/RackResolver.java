@@ -9,6 +9,7 @@ import org.apache.hadoop.net.DNSToSwitchMapping;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.ScriptBasedMapping;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.spongefiles.core.config.ConfigValues;
 
 /**
  * A node's rack: {@code sponge.rack} when set, else what Hadoop's own topology mapping says of the
@@ -57,6 +58,11 @@ public final class RackResolver {
     return resolve(conf, host).name();
   }
 
+  /** The rack name of {@code host}: the parsed {@code sponge.rack}, else Hadoop's mapping. */
+  public static String rackOf(ConfigValues values, Configuration conf, String host) {
+    return resolve(values, conf, host).name();
+  }
+
   /**
    * This node's rack as YARN and HDFS see it: {@code sponge.rack}, else the topology mapping of
    * {@link #thisHost()} (never of {@code sponge.node.id}, a name the mapping does not know).
@@ -83,7 +89,15 @@ public final class RackResolver {
 
   /** The rack of {@code host}: {@code sponge.rack}, else Hadoop's topology mapping of the host. */
   public static Rack resolve(Configuration conf, String host) {
-    String explicit = ClusterOptions.RACK.get(conf);
+    return resolve(ConfigValues.reading(conf), conf, host);
+  }
+
+  /**
+   * The rack of {@code host}: the parsed {@code sponge.rack}, else the topology mapping {@code
+   * conf} configures.
+   */
+  public static Rack resolve(ConfigValues values, Configuration conf, String host) {
+    String explicit = values.get(ClusterOptions.RACK);
     if (!explicit.isEmpty()) {
       return new Rack(explicit, ClusterOptions.RACK.key() + "=" + explicit, true);
     }

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.wire.FreeList;
 
 /**
@@ -19,22 +19,22 @@ import org.spongefiles.core.wire.FreeList;
 final class RegistryFallback implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistryFallback.class);
 
-  private final Configuration conf;
+  private final ConfigValues conf;
   private final boolean configured;
   private final String missingClass;
   private String problem;
   private CuratorFramework client;
 
-  private RegistryFallback(Configuration conf, boolean configured, String missingClass) {
+  private RegistryFallback(ConfigValues conf, boolean configured, String missingClass) {
     this.conf = conf;
     this.configured = configured;
     this.missingClass = missingClass;
   }
 
-  static RegistryFallback of(Configuration conf) {
+  static RegistryFallback of(ConfigValues conf) {
     return new RegistryFallback(
         conf,
-        !ClusterOptions.ZOOKEEPER_QUORUM.get(conf).isEmpty(),
+        !conf.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty(),
         missingClass(
             "org.apache.zookeeper.ZooKeeper", "org.apache.curator.framework.CuratorFramework"));
   }
@@ -65,7 +65,7 @@ final class RegistryFallback implements Closeable {
       return "the fallback to ZooKeeper ("
           + ClusterOptions.ZOOKEEPER_QUORUM.key()
           + "="
-          + ClusterOptions.ZOOKEEPER_QUORUM.get(conf)
+          + conf.get(ClusterOptions.ZOOKEEPER_QUORUM)
           + ") is skipped: "
           + missingClass
           + " is not on the task's classpath (Hadoop's has no ZooKeeper; add the zookeeper,"
@@ -85,19 +85,19 @@ final class RegistryFallback implements Closeable {
       if (client == null) {
         client = ZooKeeperClients.start(conf);
       }
-      long wait = ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.get(conf).toMillis();
+      long wait = conf.get(ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT).toMillis();
       if (!client.blockUntilConnected((int) wait, TimeUnit.MILLISECONDS)) {
         problem =
             "ZooKeeper ("
                 + ClusterOptions.ZOOKEEPER_QUORUM.key()
                 + "="
-                + ClusterOptions.ZOOKEEPER_QUORUM.get(conf)
+                + conf.get(ClusterOptions.ZOOKEEPER_QUORUM)
                 + ") is unreachable too";
         return null;
       }
       List<FreeList.Entry> entries = new ArrayList<>();
       for (ServerRegistration server :
-          ServerRegistry.list(client, ZooKeeperLayout.fromConfiguration(conf), rack)) {
+          ServerRegistry.list(client, ZooKeeperLayout.from(conf), rack)) {
         entries.add(
             new FreeList.Entry(
                 server.address().toString(), server.chunks(), server.chunks(), server.chunkSize()));
@@ -112,7 +112,7 @@ final class RegistryFallback implements Closeable {
           "cannot read sponge servers from ZooKeeper ("
               + ClusterOptions.ZOOKEEPER_QUORUM.key()
               + "="
-              + ClusterOptions.ZOOKEEPER_QUORUM.get(conf)
+              + conf.get(ClusterOptions.ZOOKEEPER_QUORUM)
               + "): "
               + e;
       LOG.debug("Reading sponge servers from ZooKeeper failed", e);

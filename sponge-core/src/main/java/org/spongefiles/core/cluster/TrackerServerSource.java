@@ -11,9 +11,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.RemoteUnavailable;
@@ -72,12 +72,12 @@ public final class TrackerServerSource implements ServerSource {
   }
 
   public TrackerServerSource(
-      Configuration conf,
+      ConfigValues conf,
       RackResolver.Rack rack,
       ConnectionPool connections,
       RemoteUnavailable unavailable) {
     this.trackers = new ArrayList<>();
-    for (String tracker : ClusterOptions.TRACKER_ADDRESSES.get(conf)) {
+    for (String tracker : conf.get(ClusterOptions.TRACKER_ADDRESSES)) {
       try {
         trackers.add(ServerAddress.parse(tracker));
       } catch (IllegalArgumentException e) {
@@ -88,9 +88,9 @@ public final class TrackerServerSource implements ServerSource {
     this.rack = rack;
     this.connections = connections;
     this.unavailable = unavailable;
-    this.timeoutMillis = ClusterOptions.TRACKER_TIMEOUT.get(conf).toMillis();
-    this.refreshMillis = ClusterOptions.TRACKER_REFRESH.get(conf).toMillis();
-    this.nearlyFull = ClusterOptions.TRACKER_NEARLY_FULL.get(conf);
+    this.timeoutMillis = conf.get(ClusterOptions.TRACKER_TIMEOUT).toMillis();
+    this.refreshMillis = conf.get(ClusterOptions.TRACKER_REFRESH).toMillis();
+    this.nearlyFull = conf.get(ClusterOptions.TRACKER_NEARLY_FULL);
     this.registry = RegistryFallback.of(conf);
     this.refresher =
         Executors.newSingleThreadExecutor(

@@ -5,6 +5,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ConfigValues;
 
 /** Curator clients configured from the {@code sponge.zookeeper.*} keys. */
 public final class ZooKeeperClients {
@@ -16,7 +17,12 @@ public final class ZooKeeperClients {
    * @throws ConfigException when no quorum is configured
    */
   public static CuratorFramework start(Configuration conf) {
-    String quorum = ClusterOptions.ZOOKEEPER_QUORUM.get(conf);
+    return start(ConfigValues.reading(conf));
+  }
+
+  /** {@link #start(Configuration)} from parsed values. */
+  public static CuratorFramework start(ConfigValues conf) {
+    String quorum = conf.get(ClusterOptions.ZOOKEEPER_QUORUM);
     if (quorum.isEmpty()) {
       throw new ConfigException(
           ClusterOptions.ZOOKEEPER_QUORUM.key(), "(empty)", "a ZooKeeper quorum is needed here");
@@ -24,9 +30,9 @@ public final class ZooKeeperClients {
     CuratorFramework client =
         CuratorFrameworkFactory.builder()
             .connectString(quorum)
-            .sessionTimeoutMs((int) ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT.get(conf).toMillis())
+            .sessionTimeoutMs((int) conf.get(ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT).toMillis())
             .connectionTimeoutMs(
-                (int) ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.get(conf).toMillis())
+                (int) conf.get(ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT).toMillis())
             .retryPolicy(new ExponentialBackoffRetry(200, 5, 5_000))
             .build();
     client.start();

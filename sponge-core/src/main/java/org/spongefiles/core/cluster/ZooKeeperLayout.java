@@ -2,6 +2,7 @@ package org.spongefiles.core.cluster;
 
 import org.apache.curator.utils.ZKPaths;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.config.ConfigValues;
 
 /**
  * Where SpongeFiles keeps its ZooKeeper nodes.
@@ -20,7 +21,12 @@ public final class ZooKeeperLayout {
   }
 
   public static ZooKeeperLayout fromConfiguration(Configuration conf) {
-    return new ZooKeeperLayout(ClusterOptions.ZOOKEEPER_ROOT.get(conf));
+    return from(ConfigValues.reading(conf));
+  }
+
+  /** The layout under the parsed {@code sponge.zookeeper.root}. */
+  public static ZooKeeperLayout from(ConfigValues conf) {
+    return new ZooKeeperLayout(conf.get(ClusterOptions.ZOOKEEPER_ROOT));
   }
 
   public String servers() {

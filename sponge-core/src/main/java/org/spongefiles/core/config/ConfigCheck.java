@@ -46,18 +46,19 @@ public final class ConfigCheck {
    * Parses and validates every option of {@code sets} in {@code conf}, then warns (once per process
    * and key) about the unknown {@code sponge.*} keys of {@code conf}.
    *
+   * @return the parsed values, each key parsed once; build settings from them, not from {@code
+   *     conf}
    * @throws ConfigException naming the key when a value is invalid
    * @throws IllegalStateException when two options of {@code sets} declare the same key
    */
-  public static void validate(Configuration conf, OptionSet... sets) {
-    for (ConfigOption<?> option : index(Arrays.asList(sets)).values()) {
-      option.get(conf);
-    }
+  public static ParsedConfig validate(Configuration conf, OptionSet... sets) {
+    ParsedConfig parsed = new ParsedConfig(index(Arrays.asList(sets)), conf);
     for (String warning : unknownKeys(conf, known())) {
       if (WARNED.add(warning)) {
         LOG.warn(warning);
       }
     }
+    return parsed;
   }
 
   /**

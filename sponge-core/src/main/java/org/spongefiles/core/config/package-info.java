@@ -2,9 +2,10 @@
  * Typed configuration: {@link org.spongefiles.core.config.ConfigOption} declares a key once with
  * its default, rule, importance and description; {@link org.spongefiles.core.config.OptionSet}
  * groups a module's keys; {@link org.spongefiles.core.config.ConfigCheck} validates a configuration
- * once at the edge and reports unknown keys; {@link org.spongefiles.core.config.OptionSets} finds
- * every module's option sets on the classpath (docs/configuration.md is generated from them by
- * sponge-it's {@code ConfigReference}).
+ * once at the edge, reports unknown keys and returns the {@link
+ * org.spongefiles.core.config.ParsedConfig} settings are built from (each key parsed once); {@link
+ * org.spongefiles.core.config.OptionSets} finds every module's option sets on the classpath
+ * (docs/configuration.md is generated from them by sponge-it's {@code ConfigReference}).
  *
  * <p>Owns: parsing, validation and documentation of keys, not their meaning. Must not import any
  * other package of SpongeFiles.

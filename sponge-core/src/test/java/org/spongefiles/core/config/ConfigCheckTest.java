@@ -52,6 +52,24 @@ class ConfigCheckTest {
   }
 
   @Test
+  void validateReturnsTheParsedValuesOfItsSetsOnly() {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.chunk.size", "1m");
+    conf.set("sponge.tiers", " disk , pool ");
+    ParsedConfig parsed = ConfigCheck.validate(conf, new SpongeOptions());
+    conf.set("sponge.chunk.size", "2m");
+
+    assertThat(parsed.get(SpongeOptions.CHUNK_SIZE)).isEqualTo(1L << 20);
+    assertThat(parsed.get(SpongeOptions.TIERS)).containsExactly("disk", "pool");
+    assertThat(parsed.get(SpongeOptions.WRITE_BUFFERS))
+        .isEqualTo(SpongeOptions.WRITE_BUFFERS.defaultValue());
+    assertThat(parsed.has(ClusterOptions.ZOOKEEPER_QUORUM)).isFalse();
+    assertThatThrownBy(() -> parsed.get(ClusterOptions.ZOOKEEPER_QUORUM))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Configuration key sponge.zookeeper.quorum was not parsed here");
+  }
+
+  @Test
   void aKeyDeclaredTwiceIsRejectedNamingBothSets() {
     OptionSet again = set("again: a second home", SpongeOptions.POOL_SIZE);
     assertThatThrownBy(

@@ -1,0 +1,132 @@
+package org.spongefiles.server;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.TaskIdentity;
+import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.cluster.RackResolver;
+import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ParsedConfig;
+import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.remote.RemoteSettings;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.daemon.DaemonAuth;
+import org.spongefiles.daemon.DaemonOptions;
+
+/**
+ * The sponge server's settings, read once from its {@link Configuration} at start: every key of
+ * {@link ServerOptions}, {@link DaemonOptions}, {@link ClusterOptions} and {@link SpongeOptions} is
+ * parsed once by {@link ConfigCheck}, and the cross-key rules are checked here, so the server's
+ * code takes typed values and never reads a key.
+ */
+final class ServerSettings {
+  final PoolSpec pool;
+  final long checksumBlockSize;
+  final ClusterSecret secret;
+  final RemoteSettings remote;
+  final String endpoint;
+  final String rack;
+  final String bindHost;
+  final int port;
+  final int threads;
+  final long reclaimIntervalMillis;
+  final long reclaimGraceMillis;
+  final long quotaPerTask;
+  final long quotaPerNode;
+  final int metricsPort;
+  final Duration shutdownTimeout;
+  final long handshakeTimeoutMillis;
+  final long idleTimeoutMillis;
+  final int maxConnections;
+  final int maxConnectionsPerAddress;
+  final long refusalLogIntervalMillis;
+  final boolean poolTouch;
+
+  /** The parsed {@code sponge.zookeeper.*} keys; null when no quorum is configured. */
+  final ParsedConfig zookeeper;
+
+  final ZooKeeperLayout zookeeperLayout;
+
+  private ServerSettings(Configuration conf) {
+    ParsedConfig parsed =
+        ConfigCheck.validate(
+            conf,
+            new ServerOptions(),
+            new DaemonOptions(),
+            new ClusterOptions(),
+            new SpongeOptions());
+    this.pool = SpongeSettings.poolSpec(parsed);
+    this.checksumBlockSize = parsed.get(SpongeOptions.CHECKSUM_BLOCK_SIZE);
+    checkChunkSize(pool.chunkSize());
+    checkPoolDir(pool.dir());
+    this.secret = DaemonAuth.secret(parsed, "sponge server");
+    this.remote = SpongeSettings.remote(parsed);
+    String node = TaskIdentity.nodeName(parsed);
+    this.endpoint = SpongeSettings.nodeServerEndpoint(parsed, node);
+    this.rack = RackResolver.rackOf(parsed, conf, node);
+    this.bindHost = parsed.get(ServerOptions.BIND_HOST);
+    this.port = parsed.get(SpongeOptions.SERVER_PORT);
+    this.threads = parsed.get(ServerOptions.THREADS);
+    this.reclaimIntervalMillis = parsed.get(ServerOptions.RECLAIM_INTERVAL).toMillis();
+    this.reclaimGraceMillis = parsed.get(ServerOptions.RECLAIM_GRACE).toMillis();
+    this.quotaPerTask = parsed.get(ServerOptions.QUOTA_PER_TASK);
+    this.quotaPerNode = parsed.get(ServerOptions.QUOTA_PER_NODE);
+    this.metricsPort = parsed.get(ServerOptions.METRICS_PORT);
+    this.shutdownTimeout = parsed.get(ServerOptions.SHUTDOWN_TIMEOUT);
+    this.handshakeTimeoutMillis = parsed.get(ServerOptions.HANDSHAKE_TIMEOUT).toMillis();
+    this.idleTimeoutMillis = parsed.get(ServerOptions.IDLE_TIMEOUT).toMillis();
+    this.maxConnections = parsed.get(ServerOptions.MAX_CONNECTIONS);
+    this.maxConnectionsPerAddress = parsed.get(ServerOptions.MAX_CONNECTIONS_PER_ADDRESS);
+    this.refusalLogIntervalMillis = parsed.get(ServerOptions.REFUSAL_LOG_INTERVAL).toMillis();
+    this.poolTouch = parsed.get(ServerOptions.POOL_TOUCH);
+    this.zookeeper = parsed.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty() ? null : parsed;
+    this.zookeeperLayout = ZooKeeperLayout.from(parsed);
+  }
+
+  /**
+   * Parses and checks {@code conf} once.
+   *
+   * @throws ConfigException naming the key and value of the first unusable setting
+   */
+  static ServerSettings of(Configuration conf) {
+    return new ServerSettings(conf);
+  }
+
+  /**
+   * Tasks refuse chunks that are not whole checksum blocks: so does the server, for the configured
+   * chunk size at start and for the size of a pool it attaches to.
+   */
+  void checkChunkSize(long chunkSize) {
+    if (chunkSize % checksumBlockSize != 0) {
+      throw new ConfigException(
+          SpongeOptions.CHUNK_SIZE.key(),
+          ByteSize.format(chunkSize),
+          "tasks accept only whole multiples of "
+              + SpongeOptions.CHECKSUM_BLOCK_SIZE.key()
+              + " ("
+              + ByteSize.format(checksumBlockSize)
+              + ")");
+    }
+  }
+
+  private static void checkPoolDir(Path dir) {
+    String problem = null;
+    if (!Files.exists(dir)) {
+      problem = "does not exist";
+    } else if (!Files.isDirectory(dir)) {
+      problem = "is not a directory";
+    } else if (!Files.isWritable(dir)) {
+      problem = "is not writable by user " + System.getProperty("user.name");
+    }
+    if (problem != null) {
+      throw new ConfigException(SpongeOptions.POOL_DIR.key(), dir.toString(), problem);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package org.spongefiles.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.testkit.CountingConfiguration;
+
+/** The server reads its configuration once, into typed settings, and checks its cross-key rules. */
+class ServerSettingsTest {
+  private final ServerFixture fixture = new ServerFixture();
+
+  @AfterEach
+  void tearDown() {
+    fixture.close();
+  }
+
+  @Test
+  void everyKeyIsReadOnceAndTyped() {
+    Configuration base = fixture.serverConf("node-a", 4);
+    base.set("sponge.server.quota.per.task", "2m");
+    base.set("sponge.server.idle.timeout", "3m");
+    CountingConfiguration conf = new CountingConfiguration(base);
+
+    ServerSettings settings = ServerSettings.of(conf);
+
+    assertThat(conf.readMoreThanOnce()).isEmpty();
+    assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+    assertThat(settings.quotaPerTask).isEqualTo(2L << 20);
+    assertThat(settings.idleTimeoutMillis).isEqualTo(Duration.ofMinutes(3).toMillis());
+    assertThat(settings.reclaimIntervalMillis).isEqualTo(500);
+    assertThat(settings.shutdownTimeout).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.threads).isEqualTo(2);
+    assertThat(settings.endpoint).isEqualTo("127.0.0.1:" + settings.port);
+    assertThat(settings.bindHost).isEqualTo("127.0.0.1");
+    assertThat(settings.metricsPort).isEqualTo(-1);
+    assertThat(settings.secret).isNull();
+    assertThat(settings.zookeeper).isNull();
+  }
+
+  @Test
+  void aChunkSizeThatIsNotWholeChecksumBlocksNamesBothKeys() {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    conf.set("sponge.chunk.size", "100k");
+    conf.set("sponge.checksum.block.size", "64k");
+
+    assertThatThrownBy(() -> ServerSettings.of(conf))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "Invalid value 100k for configuration sponge.chunk.size: tasks accept only whole"
+                + " multiples of sponge.checksum.block.size (64k)");
+  }
+}

@@ -1,0 +1,94 @@
+package org.spongefiles.tracker;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.TaskIdentity;
+import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.ParsedConfig;
+import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.daemon.DaemonAuth;
+import org.spongefiles.daemon.DaemonOptions;
+
+/**
+ * The memory tracker's settings, read once from its {@link Configuration} at start: the keys of
+ * {@link TrackerOptions}, {@link DaemonOptions}, {@link ClusterOptions} and the few of sponge-core
+ * it uses (node and secret) are parsed once by {@link ConfigCheck}, and the cross-key rules are
+ * checked here, so the tracker's code takes typed values and never reads a key.
+ */
+final class TrackerSettings {
+  final String endpoint;
+  final String bindHost;
+  final int port;
+  final long pollIntervalMillis;
+  final long pollTimeoutMillis;
+  final int metricsPort;
+  final long handshakeTimeoutMillis;
+  final double nearlyFull;
+  final ClusterSecret secret;
+
+  /** The parsed {@code sponge.zookeeper.*} keys the tracker's Curator client is built from. */
+  final ParsedConfig zookeeper;
+
+  final ZooKeeperLayout zookeeperLayout;
+
+  private TrackerSettings(Configuration conf) {
+    ParsedConfig parsed =
+        ConfigCheck.validate(
+            conf, new TrackerOptions(), new DaemonOptions(), new ClusterOptions(), new CoreKeys());
+    this.zookeeperLayout = ZooKeeperLayout.from(parsed);
+    if (parsed.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty()) {
+      throw new ConfigException(
+          ClusterOptions.ZOOKEEPER_QUORUM.key(),
+          "(empty)",
+          "the tracker elects its leader in ZooKeeper");
+    }
+    this.zookeeper = parsed;
+    this.secret = DaemonAuth.secret(parsed, "memory tracker");
+    this.bindHost = parsed.get(TrackerOptions.BIND_HOST);
+    this.port = parsed.get(TrackerOptions.PORT);
+    String explicit = parsed.get(TrackerOptions.ADDRESS);
+    this.endpoint = explicit.isEmpty() ? TaskIdentity.nodeName(parsed) + ":" + port : explicit;
+    this.pollIntervalMillis = parsed.get(TrackerOptions.POLL_INTERVAL).toMillis();
+    this.pollTimeoutMillis = parsed.get(TrackerOptions.POLL_TIMEOUT).toMillis();
+    this.metricsPort = parsed.get(TrackerOptions.METRICS_PORT);
+    this.handshakeTimeoutMillis = parsed.get(TrackerOptions.HANDSHAKE_TIMEOUT).toMillis();
+    this.nearlyFull = parsed.get(ClusterOptions.TRACKER_NEARLY_FULL);
+  }
+
+  /**
+   * Parses and checks {@code conf} once.
+   *
+   * @throws ConfigException naming the key and value of the first unusable setting
+   */
+  static TrackerSettings of(Configuration conf) {
+    return new TrackerSettings(conf);
+  }
+
+  /**
+   * The sponge-core keys a tracker reads. Only these: the pool and tier keys are no business of the
+   * tracker's, and a bad value there must not stop it.
+   */
+  private static final class CoreKeys implements OptionSet {
+    @Override
+    public String title() {
+      return "sponge-core: keys the tracker reads";
+    }
+
+    @Override
+    public String summary() {
+      return "The node name and the cluster secret.";
+    }
+
+    @Override
+    public List<ConfigOption<?>> options() {
+      return List.of(
+          SpongeOptions.NODE_ID, SpongeOptions.AUTH_SECRET, SpongeOptions.AUTH_SECRET_FILE);
+    }
+  }
+}
