@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -279,8 +280,12 @@ public final class SpillBench implements Closeable {
     try (Stream<Path> files = Files.list(poolDir)) {
       List<Path> segments =
           files
-              .filter(f -> f.getFileName().toString().startsWith(name + "."))
-              .filter(f -> !f.getFileName().toString().endsWith(".meta"))
+              // <name>.<pool id>.<segment>: not the metadata, the written extents or a key file
+              .filter(
+                  f ->
+                      f.getFileName()
+                          .toString()
+                          .matches(Pattern.quote(name) + "\\.\\p{XDigit}+\\.\\d+"))
               .collect(Collectors.toList());
       if (segments.size() != 1) {
         throw new IOException("expected one segment of pool " + name + ": " + segments);
