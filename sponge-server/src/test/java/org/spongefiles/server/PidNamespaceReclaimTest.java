@@ -3,7 +3,6 @@ package org.spongefiles.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,11 +11,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.PidNamespace;
@@ -32,7 +31,7 @@ class PidNamespaceReclaimTest {
   private static final int POOL_CHUNKS = 6;
   private static final int CHUNKS = 16;
 
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeAll
@@ -43,14 +42,7 @@ class PidNamespaceReclaimTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("pidns-task", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("pidns-task", ".err");
   }
 
   @Test

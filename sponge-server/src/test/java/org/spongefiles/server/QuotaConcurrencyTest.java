@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -42,14 +43,13 @@ class QuotaConcurrencyTest {
   private static final int ROUNDS = 60;
   private static final String NODE = "127.0.0.1:1"; // another node, whose server is down
 
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private ExecutorService threads;
   private final List<RemoteConnection> connections = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     threads = Executors.newCachedThreadPool();
     Configuration conf = fixture.serverConf("node-a", POOL);
     conf.set("sponge.server.quota.per.task", Long.toString((long) TASK_QUOTA * CHUNK));
@@ -66,7 +66,6 @@ class QuotaConcurrencyTest {
     for (RemoteConnection connection : connections) {
       connection.close();
     }
-    fixture.close();
   }
 
   private static ClientIdentity task(int n) {

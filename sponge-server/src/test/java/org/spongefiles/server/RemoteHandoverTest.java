@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -29,14 +30,13 @@ import org.spongefiles.core.wire.WireException;
 class RemoteHandoverTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final int CHUNKS = 4;
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Configuration conf;
   private SpongeServer server;
   private final List<RemoteConnection> connections = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     conf = fixture.serverConf("node-a", CHUNKS);
     conf.set("sponge.server.quota.per.task", Long.toString(2L * CHUNK));
     server = fixture.start(conf);
@@ -47,7 +47,6 @@ class RemoteHandoverTest {
     for (RemoteConnection connection : connections) {
       connection.close();
     }
-    fixture.close();
   }
 
   private RemoteConnection open(ClientIdentity identity, byte[] ticket) throws Exception {

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
@@ -27,19 +26,12 @@ import org.spongefiles.testkit.RandomBytes;
 @Timeout(120)
 class ServerDeathTest {
   private static final int CHUNK = ServerFixture.CHUNK;
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("server-death", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("server-death", ".err");
   }
 
   @Test
