@@ -6,12 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What a test fixture started and wrote: closing it closes the started things in reverse order of
  * starting, then removes the directories and files, even when a close failed.
+ *
+ * <p>As a field {@code @RegisterExtension final TestResources resources = new TestResources();} it
+ * closes after each test, after the test's own {@code @AfterEach} methods; fields initialised from
+ * it ({@code private final Path dir = resources.shmDir("x");}) are then fresh for every test.
  */
-public final class TestResources implements AutoCloseable {
+public final class TestResources implements AutoCloseable, AfterEachCallback {
   private final List<AutoCloseable> started = new ArrayList<>();
   private final List<Path> paths = new ArrayList<>();
 
@@ -37,6 +43,11 @@ public final class TestResources implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    close();
   }
 
   @Override

@@ -36,12 +36,16 @@ import org.spongefiles.testkit.RandomBytes;
  * </ul>
  */
 public final class PoolChild {
+  /**
+   * The pool every child and the tests that start it open: 64 MiB of 64 KiB chunks in {@code dir}.
+   */
+  static PoolSpec spec(Path dir, String name) {
+    return new PoolSpec(
+        dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+  }
+
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args[1]);
-    String name = args[2];
-    PoolSpec spec =
-        new PoolSpec(
-            dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+    PoolSpec spec = spec(Path.of(args[1]), args[2]);
     switch (args[0]) {
       case "open":
         try (SharedPool pool = SharedPool.open(spec)) {
