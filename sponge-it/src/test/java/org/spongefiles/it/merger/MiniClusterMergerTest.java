@@ -21,11 +21,11 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.it.MiniYarn;
 import org.spongefiles.merger.MergerCounter;
 import org.spongefiles.merger.SpongeMergerSetup;
 import org.spongefiles.server.ServerMain;
@@ -72,17 +72,7 @@ class MiniClusterMergerTest {
     lender = SpongeServer.start(serverConf("node-b", 1024));
     tracker = MemoryTracker.start(trackerConf());
 
-    Configuration conf = new YarnConfiguration();
-    conf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
-    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-    // Hadoop 3.3's MRAppMaster (Guice 4.0) needs java.lang opened on Java 17 (hadoop-3.3 profile).
-    conf.set(
-        "yarn.app.mapreduce.am.command-opts",
-        "-Xmx1024m --add-opens=java.base/java.lang=ALL-UNNAMED");
-    cluster = new MiniMRYarnCluster("sponge-merger", 1);
-    cluster.init(conf);
-    cluster.start();
+    cluster = MiniYarn.start("sponge-merger");
   }
 
   @AfterAll
