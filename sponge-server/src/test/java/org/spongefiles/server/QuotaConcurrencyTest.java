@@ -2,7 +2,6 @@ package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
-import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
@@ -46,7 +44,6 @@ class QuotaConcurrencyTest {
   @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private ExecutorService threads;
-  private final List<RemoteConnection> connections = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
@@ -63,9 +60,6 @@ class QuotaConcurrencyTest {
   void tearDown() throws Exception {
     threads.shutdownNow();
     threads.awaitTermination(10, TimeUnit.SECONDS);
-    for (RemoteConnection connection : connections) {
-      connection.close();
-    }
   }
 
   private static ClientIdentity task(int n) {
@@ -74,16 +68,7 @@ class QuotaConcurrencyTest {
   }
 
   private RemoteConnection open(ClientIdentity identity, byte[] ticket) throws Exception {
-    RemoteConnection connection =
-        RemoteConnection.open(
-            ServerAddress.parse(server.endpoint()),
-            identity,
-            null,
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(10),
-            ticket);
-    connections.add(connection);
-    return connection;
+    return fixture.connect(server, identity, ticket);
   }
 
   /** {@code perSession} connections in one session of each task. */

@@ -76,22 +76,12 @@ class ServerDeathTest {
         }
 
         // After: reading what lived on the dead server fails, naming it; no wrong bytes.
-        byte[] got = new byte[beforeData.length];
-        int read = 0;
-        IOException failure = null;
-        try (SpongeInputStream in = before.input()) {
-          int n;
-          while ((n = in.read(got, read, got.length - read)) > 0) {
-            read += n;
-          }
-        } catch (IOException e) {
-          failure = e;
-        }
-        assertThat(failure).isNotNull();
-        assertThat(failure.getMessage())
+        CutRead cut = CutRead.of(before, beforeData.length, 0, () -> {});
+        assertThat(cut.failure).isNotNull();
+        assertThat(cut.failure.getMessage())
             .contains("remote chunk")
             .contains("on server " + doomed.endpoint);
-        assertThat(Arrays.copyOf(got, read)).isEqualTo(Arrays.copyOf(beforeData, read));
+        assertThat(cut.bytes()).isEqualTo(Arrays.copyOf(beforeData, cut.read));
       }
     }
   }
@@ -111,28 +101,55 @@ class ServerDeathTest {
         // Chunks 0-3 on the survivor, 4-11 on the doomed server.
         assertThat(file.chunks().get(3).location()).contains(survivor.endpoint());
         assertThat(file.chunks().get(4).location()).contains(doomed.endpoint);
-        byte[] got = new byte[data.length];
-        int read = 0;
-        IOException failure = null;
-        try (SpongeInputStream in = file.input()) {
-          read = in.readNBytes(got, 0, 2 * CHUNK);
-          doomed.kill();
-          int n;
-          while ((n = in.read(got, read, got.length - read)) > 0) {
-            read += n;
-          }
-        } catch (IOException e) {
-          failure = e;
-        }
-        assertThat(failure).isNotNull();
-        assertThat(failure.getMessage())
+        CutRead cut = CutRead.of(file, data.length, 2 * CHUNK, doomed::kill);
+        assertThat(cut.failure).isNotNull();
+        assertThat(cut.failure.getMessage())
             .contains("on server " + doomed.endpoint)
             .contains("remote chunk");
-        assertThat(read).isGreaterThanOrEqualTo(2 * CHUNK).isLessThan(data.length);
-        assertThat(Arrays.copyOf(got, read))
+        assertThat(cut.read).isGreaterThanOrEqualTo(2 * CHUNK).isLessThan(data.length);
+        assertThat(cut.bytes())
             .as("every byte returned is right")
-            .isEqualTo(Arrays.copyOf(data, read));
+            .isEqualTo(Arrays.copyOf(data, cut.read));
       }
     }
+  }
+
+  /** A read of a file that a failure may cut short: the bytes it got, and the failure. */
+  private static final class CutRead {
+    final byte[] got;
+    int read;
+    IOException failure;
+
+    private CutRead(int length) {
+      got = new byte[length];
+    }
+
+    /**
+     * Reads the first {@code first} bytes of {@code file}, runs {@code between}, then reads on to
+     * {@code length} bytes or a failure.
+     */
+    static CutRead of(SpongeFile file, int length, int first, Interruptible between)
+        throws InterruptedException {
+      CutRead cut = new CutRead(length);
+      try (SpongeInputStream in = file.input()) {
+        cut.read = in.readNBytes(cut.got, 0, first);
+        between.run();
+        int n;
+        while ((n = in.read(cut.got, cut.read, length - cut.read)) > 0) {
+          cut.read += n;
+        }
+      } catch (IOException e) {
+        cut.failure = e;
+      }
+      return cut;
+    }
+
+    byte[] bytes() {
+      return Arrays.copyOf(got, read);
+    }
+  }
+
+  private interface Interruptible {
+    void run() throws InterruptedException;
   }
 }

@@ -2,9 +2,13 @@ package org.spongefiles.server;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestResources;
 
@@ -73,6 +77,22 @@ final class ServerFixture implements AutoCloseable, AfterEachCallback {
     conf.set("sponge.remote.connect.timeout", "2s");
     conf.set("sponge.remote.io.timeout", "10s");
     return conf;
+  }
+
+  /**
+   * A task's connection to {@code server} as {@code identity}, joining the session of {@code
+   * ticket} (empty for a new one); closed when the fixture closes, before the servers.
+   */
+  RemoteConnection connect(SpongeServer server, ClientIdentity identity, byte[] ticket)
+      throws IOException {
+    return resources.add(
+        RemoteConnection.open(
+            ServerAddress.parse(server.endpoint()),
+            identity,
+            null,
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(10),
+            ticket));
   }
 
   /** A new empty file, removed when the fixture closes (a child JVM's stderr, a site file). */
