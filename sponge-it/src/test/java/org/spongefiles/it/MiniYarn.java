@@ -1,5 +1,6 @@
 package org.spongefiles.it;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
@@ -24,5 +25,21 @@ public final class MiniYarn {
     cluster.init(conf);
     cluster.start();
     return cluster;
+  }
+
+  /**
+   * Sizes a job for this cluster's containers, with a small shuffle so that its reducers spill and
+   * one split per input file; returns {@code conf}.
+   */
+  public static Configuration smallJob(Configuration conf) {
+    conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
+    conf.setInt("mapreduce.task.io.sort.mb", 16);
+    conf.setInt("mapreduce.map.memory.mb", 256);
+    conf.set("mapreduce.map.java.opts", "-Xmx180m");
+    conf.setInt("mapreduce.reduce.memory.mb", 384);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx256m");
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
+    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
+    return conf;
   }
 }

@@ -192,15 +192,7 @@ class InstallIT {
     }
     // ... and what docs/operations.md says tasks share with their node: its pool's directory.
     conf.set("sponge.pool.dir", poolA.toString());
-    // A small shuffle, so that the reducers spill; MiniMR's container sizes.
-    conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
-    conf.setInt("mapreduce.task.io.sort.mb", 16);
-    conf.setInt("mapreduce.map.memory.mb", 256);
-    conf.set("mapreduce.map.java.opts", "-Xmx180m");
-    conf.setInt("mapreduce.reduce.memory.mb", 384);
-    conf.set("mapreduce.reduce.java.opts", "-Xmx256m");
-    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
-    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
+    MiniYarn.smallJob(conf);
     Job job =
         MedianJob.create(
             conf,

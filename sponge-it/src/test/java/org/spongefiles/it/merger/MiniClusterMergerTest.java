@@ -220,16 +220,8 @@ class MiniClusterMergerTest {
     conf.set("sponge.remote.io.timeout", "10s");
     conf.set("sponge.tracker.timeout", "500ms");
     conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
-    conf.setInt("mapreduce.task.io.sort.mb", 16);
-    conf.setInt("mapreduce.map.memory.mb", 256);
-    conf.set("mapreduce.map.java.opts", "-Xmx180m");
-    conf.setInt("mapreduce.reduce.memory.mb", 384);
-    conf.set("mapreduce.reduce.java.opts", "-Xmx256m");
-    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
     conf.setInt("mapreduce.reduce.maxattempts", 2);
-    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
-    return conf;
+    return MiniYarn.smallJob(conf);
   }
 
   private static Configuration serverConf(String node, int chunks) {
