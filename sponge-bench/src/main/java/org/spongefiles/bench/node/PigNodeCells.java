@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.spongefiles.core.config.ByteSize;
-import org.spongefiles.emulator.DiskClass;
 import org.spongefiles.emulator.MemoryContainer;
 import org.spongefiles.emulator.Neighbours;
 import org.spongefiles.emulator.StaleResources;
@@ -422,7 +421,8 @@ public final class PigNodeCells {
     if (cells.isEmpty()) {
       return;
     }
-    List<String> lines = SweepReport.begin(out, "# Node sweep: the paper's Pig queries on emulated nodes");
+    List<String> lines =
+        SweepReport.begin(out, "# Node sweep: the paper's Pig queries on emulated nodes");
     lines.add(
         String.format(
             Locale.ROOT,
