@@ -20,15 +20,15 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * Overflow that cannot be written, or comes back corrupt, with a real pool as the only tier: the
@@ -38,20 +38,9 @@ class OverflowFailureTest {
   private static final long BUDGET = 64L << 10;
   private static final long CHUNK = 64L << 10;
 
-  private Path poolDir;
-  private Path diskDir;
-
-  @BeforeEach
-  void dirs() {
-    poolDir = TestDirs.newShmDir("leaky-fail-pool");
-    diskDir = TestDirs.newShmDir("leaky-fail-disk");
-  }
-
-  @AfterEach
-  void cleanUp() {
-    TestDirs.deleteTree(poolDir);
-    TestDirs.deleteTree(diskDir);
-  }
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path poolDir = resources.shmDir("leaky-fail-pool");
+  private final Path diskDir = resources.shmDir("leaky-fail-disk");
 
   /**
    * Four pool chunks take four spills (one file each); later spills find every tier full, and that

@@ -13,11 +13,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.testkit.RandomBytes;
 import org.spongefiles.testkit.SpongeTestConf;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * A reader that has finished its window asks for the window after the next before it waits for the
@@ -28,23 +28,14 @@ import org.spongefiles.testkit.TestDirs;
 class ReadAheadTest {
   private static final int CHUNK = 1 << 20;
 
-  private Path poolDir;
-  private Path diskDir;
-  private Path dfsDir;
-
-  @BeforeEach
-  void setUp() {
-    poolDir = TestDirs.newShmDir("ra-pool");
-    diskDir = TestDirs.newShmDir("ra-disk");
-    dfsDir = TestDirs.newShmDir("ra-dfs");
-  }
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path poolDir = resources.shmDir("ra-pool");
+  private final Path diskDir = resources.shmDir("ra-disk");
+  private final Path dfsDir = resources.shmDir("ra-dfs");
 
   @AfterEach
   void tearDown() {
     GatedFileSystem.gate = null;
-    TestDirs.deleteTree(poolDir);
-    TestDirs.deleteTree(diskDir);
-    TestDirs.deleteTree(dfsDir);
   }
 
   @Test

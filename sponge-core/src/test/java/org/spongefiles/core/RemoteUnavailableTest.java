@@ -7,15 +7,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
-import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
-import org.apache.log4j.spi.LoggingEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.remote.RemoteUnavailable;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.CapturedLog;
 import org.spongefiles.testkit.RandomBytes;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
@@ -36,7 +33,7 @@ class RemoteUnavailableTest {
   @TempDir Path dir;
   private Path pool;
   private Path disk;
-  private final Captured warnings = new Captured();
+  private final CapturedLog warnings = new CapturedLog(Level.WARN);
 
   @BeforeEach
   void setUp() {
@@ -150,24 +147,5 @@ class RemoteUnavailableTest {
         .containsEntry("REMOTE_UNAVAILABLE", 1L)
         .containsEntry("REMOTE_UNAVAILABLE_NO_TRACKER_ANSWER", 1L)
         .containsEntry("REMOTE_BYTES_WRITTEN", 0L);
-  }
-
-  private static final class Captured extends AppenderSkeleton {
-    final List<String> messages = new ArrayList<>();
-
-    @Override
-    protected synchronized void append(LoggingEvent event) {
-      if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
-        messages.add(event.getRenderedMessage());
-      }
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public boolean requiresLayout() {
-      return false;
-    }
   }
 }

@@ -10,37 +10,23 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
 import org.spongefiles.testkit.SpongeTestConf;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /** Every size that matters, through every tier, read back byte for byte several times. */
 class SpongeFileRoundTripTest {
   private static final int CHUNK = 1 << 20;
 
-  private Path poolDir;
-  private Path diskDir;
-  private Path dfsDir;
-
-  @BeforeEach
-  void setUp() {
-    poolDir = TestDirs.newShmDir("rt-pool");
-    diskDir = TestDirs.newShmDir("rt-disk");
-    dfsDir = TestDirs.newShmDir("rt-dfs");
-  }
-
-  @AfterEach
-  void tearDown() {
-    TestDirs.deleteTree(poolDir);
-    TestDirs.deleteTree(diskDir);
-    TestDirs.deleteTree(dfsDir);
-  }
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path poolDir = resources.shmDir("rt-pool");
+  private final Path diskDir = resources.shmDir("rt-disk");
+  private final Path dfsDir = resources.shmDir("rt-dfs");
 
   static Stream<Arguments> tiersAndSizes() {
     List<Arguments> cases = new ArrayList<>();

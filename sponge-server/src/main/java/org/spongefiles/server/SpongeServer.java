@@ -39,6 +39,7 @@ import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
 
 /**
@@ -246,20 +247,10 @@ public final class SpongeServer implements RunningDaemon {
         refusals::flush, logInterval, logInterval, TimeUnit.MILLISECONDS);
     int metricsPort = settings.metricsPort;
     if (metricsPort >= 0) {
-      try {
-        // The same host as the wire port: metrics name task attempts, so they listen no wider.
-        http =
-            HTTPServer.builder()
-                .hostname(host)
-                .port(metricsPort)
-                .registry(metrics.registry)
-                .buildAndStart();
-      } catch (IOException e) {
-        throw new ConfigException(
-            ServerOptions.METRICS_PORT.key(),
-            Integer.toString(metricsPort),
-            "cannot serve metrics on " + host + ":" + metricsPort + ": " + e.getMessage());
-      }
+      // The same host as the wire port: metrics name task attempts, so they listen no wider.
+      http =
+          MetricsEndpoint.start(
+              host, metricsPort, metrics.registry, ServerOptions.METRICS_PORT.key());
     }
     if (settings.zookeeper != null) {
       zookeeper = ZooKeeperClients.start(settings.zookeeper);

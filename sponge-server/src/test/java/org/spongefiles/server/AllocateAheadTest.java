@@ -8,9 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
@@ -28,17 +27,7 @@ class AllocateAheadTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final ClientIdentity TASK =
       new ClientIdentity("127.0.0.1:1", 4242, 1_700_000_000_000L, 77, "attempt_ahead_0");
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   private static RemoteConnection open(SpongeServer server) throws Exception {
     return RemoteConnection.open(

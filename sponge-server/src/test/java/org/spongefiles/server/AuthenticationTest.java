@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
@@ -30,24 +30,17 @@ import org.spongefiles.testkit.RandomBytes;
 /** With a cluster secret, a client that cannot prove it can neither write, read nor free. */
 class AuthenticationTest {
   private static final String SECRET = "correct horse battery staple";
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private Path secretFile;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    secretFile = Files.createTempFile("sponge-secret", ".txt");
+    secretFile = fixture.tempFile("sponge-secret", ".txt");
     Files.write(secretFile, (SECRET + "\n").getBytes(StandardCharsets.UTF_8));
     Configuration conf = fixture.serverConf("node-a", 32);
     conf.set("sponge.auth.secret.file", secretFile.toString());
     server = fixture.start(conf);
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(secretFile);
   }
 
   private static ClientIdentity identity() {

@@ -7,8 +7,8 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every listener of a server honours sponge.server.bind.host, the metrics endpoint included: bound
@@ -16,12 +16,7 @@ import org.junit.jupiter.api.Test;
  * 127.0.0.1.
  */
 class BindHostTest {
-  private final ServerFixture fixture = new ServerFixture();
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   @Test
   void theWirePortAndTheMetricsPortListenOnTheBindHostOnly() throws Exception {

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
@@ -33,19 +33,12 @@ class ConcurrentStoresTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final int CHUNKS = 6;
 
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("concurrent-stores", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("concurrent-stores", ".err");
   }
 
   @Test

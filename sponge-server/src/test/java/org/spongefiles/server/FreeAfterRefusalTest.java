@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeTask;
@@ -19,17 +18,7 @@ import org.spongefiles.testkit.RandomBytes;
  */
 class FreeAfterRefusalTest {
   private static final int CHUNK = ServerFixture.CHUNK;
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   @Test
   void aDeleteRightAfterARefusalFreesTheRemoteChunksAtOnce() throws Exception {

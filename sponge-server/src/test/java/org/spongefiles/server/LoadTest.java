@@ -3,7 +3,6 @@ package org.spongefiles.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,15 +10,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
+import org.spongefiles.testkit.SpongeTestConf;
 
 /**
  * Eight tasks writing at once through two server processes whose heap and direct memory are capped:
@@ -31,26 +31,19 @@ class LoadTest {
   private static final int WRITERS = 8;
   private static final long PER_WRITER = 64L << 20;
   private static final int CHUNK = 1 << 20;
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("load", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("load", ".err");
   }
 
   private Configuration serverConf(String node) {
     Configuration conf = fixture.serverConf(node, 1);
     conf.set("sponge.chunk.size", Integer.toString(CHUNK));
     conf.set("sponge.pool.size", Long.toString(WRITERS * PER_WRITER / 2 + 16L * CHUNK));
-    conf.setInt("sponge.server.metrics.port", ServerFixture.freePort());
+    conf.setInt("sponge.server.metrics.port", SpongeTestConf.freePort());
     return conf;
   }
 

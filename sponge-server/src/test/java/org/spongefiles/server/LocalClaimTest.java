@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.wire.ChunkHandle;
@@ -29,13 +30,12 @@ import org.spongefiles.core.wire.WireException;
  */
 @Timeout(60)
 class LocalClaimTest {
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private RawClient client;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     Configuration conf = fixture.serverConf("node-a", 16);
     server = fixture.start(conf);
     client = new RawClient(server.address(), InetAddress.getByName("127.0.0.2"));
@@ -44,7 +44,6 @@ class LocalClaimTest {
   @AfterEach
   void tearDown() throws Exception {
     client.close();
-    fixture.close();
   }
 
   private List<ChunkHandle> allocate(int count) throws Exception {

@@ -1,9 +1,6 @@
 package org.spongefiles.server;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -13,6 +10,7 @@ import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.daemon.DaemonArguments;
+import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.RandomBytes;
 
 /**
@@ -48,20 +46,14 @@ public final class NamespacedTaskChild {
               + " "
               + Long.toHexString(task.identity().lease()));
       System.out.flush();
-      BufferedReader in =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      String line;
-      while ((line = in.readLine()) != null) {
-        if (line.equals("VERIFY")) {
-          RandomBytes.Digest read;
-          try (SpongeInputStream back = file.input()) {
-            read = RandomBytes.read(back, SEED);
-          }
-          System.out.println(
-              "VERIFIED " + (read.bytes == length && Arrays.equals(read.sha256, written)));
-          System.out.flush();
-        }
-      }
+      ChildJvm.answerVerify(
+          () -> {
+            RandomBytes.Digest read;
+            try (SpongeInputStream back = file.input()) {
+              read = RandomBytes.read(back, SEED);
+            }
+            return read.bytes == length && Arrays.equals(read.sha256, written);
+          });
     }
   }
 }

@@ -2,7 +2,6 @@ package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,12 +10,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.SpongeTestConf;
 
 /**
  * A task process killed with SIGKILL while holding remote chunks: the server frees them within two
@@ -25,19 +25,12 @@ import org.spongefiles.testkit.ChildJvm;
  */
 @Timeout(120)
 class OrphanReclaimTest {
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("orphan", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("orphan", ".err");
   }
 
   private ChildJvm startClient(String task, int chunks, Configuration conf) throws Exception {
@@ -100,7 +93,7 @@ class OrphanReclaimTest {
     serverConf.set("sponge.server.reclaim.grace", "3s");
     SpongeServer server = fixture.start(serverConf);
     Configuration conf = fixture.clientConf("node-c", 0, server);
-    conf.set("sponge.server.address", "127.0.0.1:" + ServerFixture.freePort()); // nobody there
+    conf.set("sponge.server.address", "127.0.0.1:" + SpongeTestConf.freePort()); // nobody there
     try (ChildJvm child = startClient("attempt_unreachable", 6, conf)) {
       Thread.sleep(1500);
       assertThat(server.pool().freeChunks()).as("within the grace period").isLessThanOrEqualTo(26);

@@ -1,9 +1,7 @@
 package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,11 +10,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.PidNamespace;
@@ -32,25 +30,17 @@ class PidNamespaceReclaimTest {
   private static final int POOL_CHUNKS = 6;
   private static final int CHUNKS = 16;
 
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeAll
   static void needsNamespaces() {
-    String reason = PidNamespace.unavailable();
-    assumeThat(reason).as("pid namespace tests skipped: %s", reason).isNull();
+    PidNamespace.assumeAvailable();
   }
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("pidns-task", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("pidns-task", ".err");
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
@@ -22,13 +23,12 @@ import org.spongefiles.core.wire.WireException;
  * a well-behaved client on another connection keeps being served.
  */
 class ProtocolFaultTest {
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private RemoteConnection bystander;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     server = fixture.start("node-a", 16);
     bystander = connect("attempt_bystander");
   }
@@ -36,7 +36,6 @@ class ProtocolFaultTest {
   @AfterEach
   void tearDown() {
     bystander.close();
-    fixture.close();
   }
 
   private RemoteConnection connect(String task) throws Exception {

@@ -2,7 +2,6 @@ package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,10 +18,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
-import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
@@ -42,14 +41,12 @@ class QuotaConcurrencyTest {
   private static final int ROUNDS = 60;
   private static final String NODE = "127.0.0.1:1"; // another node, whose server is down
 
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private ExecutorService threads;
-  private final List<RemoteConnection> connections = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     threads = Executors.newCachedThreadPool();
     Configuration conf = fixture.serverConf("node-a", POOL);
     conf.set("sponge.server.quota.per.task", Long.toString((long) TASK_QUOTA * CHUNK));
@@ -63,10 +60,6 @@ class QuotaConcurrencyTest {
   void tearDown() throws Exception {
     threads.shutdownNow();
     threads.awaitTermination(10, TimeUnit.SECONDS);
-    for (RemoteConnection connection : connections) {
-      connection.close();
-    }
-    fixture.close();
   }
 
   private static ClientIdentity task(int n) {
@@ -75,16 +68,7 @@ class QuotaConcurrencyTest {
   }
 
   private RemoteConnection open(ClientIdentity identity, byte[] ticket) throws Exception {
-    RemoteConnection connection =
-        RemoteConnection.open(
-            ServerAddress.parse(server.endpoint()),
-            identity,
-            null,
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(10),
-            ticket);
-    connections.add(connection);
-    return connection;
+    return fixture.connect(server, identity, ticket);
   }
 
   /** {@code perSession} connections in one session of each task. */

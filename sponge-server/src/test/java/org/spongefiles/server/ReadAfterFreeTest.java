@@ -12,6 +12,7 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.wire.ChunkHandle;
@@ -30,13 +31,12 @@ class ReadAfterFreeTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final int CHUNKS = 4;
   private static final int READS = 400; // 25 MiB of replies: more than the socket buffers hold
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private SpongeServer server;
   private final List<RawClient> clients = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     server = fixture.start("node-a", CHUNKS);
   }
 
@@ -45,7 +45,6 @@ class ReadAfterFreeTest {
     for (RawClient client : clients) {
       client.close();
     }
-    fixture.close();
   }
 
   private RawClient connect() throws Exception {

@@ -3,9 +3,8 @@ package org.spongefiles.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Opcode;
 
@@ -14,17 +13,7 @@ import org.spongefiles.core.wire.Opcode;
  * peers, and not counted as requests; every counter is present from the start at zero.
  */
 class RefusalLogTest {
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   @Test
   void countersArePresentAtZeroFromTheStart() throws Exception {

@@ -4,18 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
-import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
@@ -29,38 +27,19 @@ import org.spongefiles.core.wire.WireException;
 class RemoteHandoverTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final int CHUNKS = 4;
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Configuration conf;
   private SpongeServer server;
-  private final List<RemoteConnection> connections = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
     conf = fixture.serverConf("node-a", CHUNKS);
     conf.set("sponge.server.quota.per.task", Long.toString(2L * CHUNK));
     server = fixture.start(conf);
   }
 
-  @AfterEach
-  void tearDown() {
-    for (RemoteConnection connection : connections) {
-      connection.close();
-    }
-    fixture.close();
-  }
-
   private RemoteConnection open(ClientIdentity identity, byte[] ticket) throws Exception {
-    RemoteConnection connection =
-        RemoteConnection.open(
-            ServerAddress.parse(server.endpoint()),
-            identity,
-            null,
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(10),
-            ticket);
-    connections.add(connection);
-    return connection;
+    return fixture.connect(server, identity, ticket);
   }
 
   /** A task of another node (whose server is down: its chunks stay until freed). */

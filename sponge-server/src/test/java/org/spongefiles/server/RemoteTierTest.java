@@ -8,9 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
@@ -19,21 +18,12 @@ import org.spongefiles.core.remote.RemoteTier;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
+import org.spongefiles.testkit.SpongeTestConf;
 
 /** SpongeFiles spilling through real sponge servers on 127.0.0.1, every byte verified. */
 class RemoteTierTest {
   private static final int CHUNK = ServerFixture.CHUNK;
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   private static byte[] writeFile(SpongeFile file, long seed, long size) throws Exception {
     try (OutputStream out = file.output()) {
@@ -180,7 +170,7 @@ class RemoteTierTest {
     SpongeServer alive = fixture.start("node-b", 20);
     Configuration conf = fixture.clientConf("node-x", 0, alive);
     conf.set(
-        "sponge.remote.servers", "127.0.0.1:" + ServerFixture.freePort() + "," + alive.endpoint());
+        "sponge.remote.servers", "127.0.0.1:" + SpongeTestConf.freePort() + "," + alive.endpoint());
     try (SpongeTask task = SpongeTask.open(conf, "attempt_r_4")) {
       SpongeFile file = task.create("skip-dead");
       byte[] digest = writeFile(file, 5, 5L * CHUNK);

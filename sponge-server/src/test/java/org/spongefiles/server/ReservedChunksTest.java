@@ -8,9 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.remote.RemoteSettings;
@@ -29,17 +28,7 @@ import org.spongefiles.testkit.RandomBytes;
 class ReservedChunksTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final int BATCH = 4;
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   @Test
   void aRefusedThreadDoesNotKeepTheTaskFromItsOwnReservedChunks() throws Exception {

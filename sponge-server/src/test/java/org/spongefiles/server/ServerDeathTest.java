@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
@@ -27,19 +26,12 @@ import org.spongefiles.testkit.RandomBytes;
 @Timeout(120)
 class ServerDeathTest {
   private static final int CHUNK = ServerFixture.CHUNK;
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private Path stderr;
 
   @BeforeEach
   void setUp() throws Exception {
-    fixture = new ServerFixture();
-    stderr = Files.createTempFile("server-death", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    fixture.close();
-    Files.deleteIfExists(stderr);
+    stderr = fixture.tempFile("server-death", ".err");
   }
 
   @Test
@@ -84,22 +76,12 @@ class ServerDeathTest {
         }
 
         // After: reading what lived on the dead server fails, naming it; no wrong bytes.
-        byte[] got = new byte[beforeData.length];
-        int read = 0;
-        IOException failure = null;
-        try (SpongeInputStream in = before.input()) {
-          int n;
-          while ((n = in.read(got, read, got.length - read)) > 0) {
-            read += n;
-          }
-        } catch (IOException e) {
-          failure = e;
-        }
-        assertThat(failure).isNotNull();
-        assertThat(failure.getMessage())
+        CutRead cut = CutRead.of(before, beforeData.length, 0, () -> {});
+        assertThat(cut.failure).isNotNull();
+        assertThat(cut.failure.getMessage())
             .contains("remote chunk")
             .contains("on server " + doomed.endpoint);
-        assertThat(Arrays.copyOf(got, read)).isEqualTo(Arrays.copyOf(beforeData, read));
+        assertThat(cut.bytes()).isEqualTo(Arrays.copyOf(beforeData, cut.read));
       }
     }
   }
@@ -119,28 +101,55 @@ class ServerDeathTest {
         // Chunks 0-3 on the survivor, 4-11 on the doomed server.
         assertThat(file.chunks().get(3).location()).contains(survivor.endpoint());
         assertThat(file.chunks().get(4).location()).contains(doomed.endpoint);
-        byte[] got = new byte[data.length];
-        int read = 0;
-        IOException failure = null;
-        try (SpongeInputStream in = file.input()) {
-          read = in.readNBytes(got, 0, 2 * CHUNK);
-          doomed.kill();
-          int n;
-          while ((n = in.read(got, read, got.length - read)) > 0) {
-            read += n;
-          }
-        } catch (IOException e) {
-          failure = e;
-        }
-        assertThat(failure).isNotNull();
-        assertThat(failure.getMessage())
+        CutRead cut = CutRead.of(file, data.length, 2 * CHUNK, doomed::kill);
+        assertThat(cut.failure).isNotNull();
+        assertThat(cut.failure.getMessage())
             .contains("on server " + doomed.endpoint)
             .contains("remote chunk");
-        assertThat(read).isGreaterThanOrEqualTo(2 * CHUNK).isLessThan(data.length);
-        assertThat(Arrays.copyOf(got, read))
+        assertThat(cut.read).isGreaterThanOrEqualTo(2 * CHUNK).isLessThan(data.length);
+        assertThat(cut.bytes())
             .as("every byte returned is right")
-            .isEqualTo(Arrays.copyOf(data, read));
+            .isEqualTo(Arrays.copyOf(data, cut.read));
       }
     }
+  }
+
+  /** A read of a file that a failure may cut short: the bytes it got, and the failure. */
+  private static final class CutRead {
+    final byte[] got;
+    int read;
+    IOException failure;
+
+    private CutRead(int length) {
+      got = new byte[length];
+    }
+
+    /**
+     * Reads the first {@code first} bytes of {@code file}, runs {@code between}, then reads on to
+     * {@code length} bytes or a failure.
+     */
+    static CutRead of(SpongeFile file, int length, int first, Interruptible between)
+        throws InterruptedException {
+      CutRead cut = new CutRead(length);
+      try (SpongeInputStream in = file.input()) {
+        cut.read = in.readNBytes(cut.got, 0, first);
+        between.run();
+        int n;
+        while ((n = in.read(cut.got, cut.read, length - cut.read)) > 0) {
+          cut.read += n;
+        }
+      } catch (IOException e) {
+        cut.failure = e;
+      }
+      return cut;
+    }
+
+    byte[] bytes() {
+      return Arrays.copyOf(got, read);
+    }
+  }
+
+  private interface Interruptible {
+    void run() throws InterruptedException;
   }
 }

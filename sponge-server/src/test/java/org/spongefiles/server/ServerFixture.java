@@ -1,49 +1,44 @@
 package org.spongefiles.server;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.testkit.TestDirs;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * Real sponge servers on 127.0.0.1 for tests, each with its own small pool on /dev/shm and its own
  * node name, as if on separate nodes. Closing the fixture stops them and removes their files.
+ *
+ * <p>A test registers it with {@code @RegisterExtension final ServerFixture fixture = new
+ * ServerFixture();} and it closes after each test, after the test's own {@code @AfterEach} methods,
+ * so those can still close clients of its servers first.
  */
-final class ServerFixture implements AutoCloseable {
+final class ServerFixture implements AutoCloseable, AfterEachCallback {
   static final int CHUNK = 64 << 10;
 
-  private final List<SpongeServer> servers = new ArrayList<>();
-  private final List<Path> dirs = new ArrayList<>();
+  private final TestResources resources = new TestResources();
 
   /** Configuration of a server on node {@code node} with a pool of {@code chunks} chunks. */
   Configuration serverConf(String node, int chunks) {
-    Path poolDir = TestDirs.newShmDir("srv-" + node);
-    dirs.add(poolDir);
-    Configuration conf = new Configuration(false);
-    int port = freePort();
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.pool.dir", poolDir.toString());
+    Configuration conf =
+        SpongeTestConf.loopbackServer(
+            new Configuration(false), node, resources.shmDir("srv-" + node), (long) chunks * CHUNK);
     conf.set("sponge.pool.name", "pool");
     conf.set("sponge.pool.permissions", "rw-------");
-    conf.set("sponge.pool.size", Long.toString((long) chunks * CHUNK));
     conf.set("sponge.chunk.size", Integer.toString(CHUNK));
-    conf.set("sponge.server.reclaim.interval", "500ms");
     conf.set("sponge.server.shutdown.timeout", "2s");
     return conf;
   }
 
   SpongeServer start(Configuration conf) throws IOException {
-    SpongeServer server = SpongeServer.start(conf);
-    servers.add(server);
-    return server;
+    return resources.add(SpongeServer.start(conf));
   }
 
   SpongeServer start(String node, int chunks) throws IOException {
@@ -55,10 +50,8 @@ final class ServerFixture implements AutoCloseable {
    * write overflow.
    */
   Configuration clientConf(String node, int poolChunks, SpongeServer... remote) {
-    Path poolDir = TestDirs.newShmDir("cli-" + node);
-    Path diskDir = TestDirs.newShmDir("cli-disk-" + node);
-    dirs.add(poolDir);
-    dirs.add(diskDir);
+    Path poolDir = resources.shmDir("cli-" + node);
+    Path diskDir = resources.shmDir("cli-disk-" + node);
     Configuration conf = new Configuration(false);
     conf.set("sponge.node.id", node);
     conf.set("sponge.server.address", "");
@@ -86,21 +79,35 @@ final class ServerFixture implements AutoCloseable {
     return conf;
   }
 
-  static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+  /**
+   * A task's connection to {@code server} as {@code identity}, joining the session of {@code
+   * ticket} (empty for a new one); closed when the fixture closes, before the servers.
+   */
+  RemoteConnection connect(SpongeServer server, ClientIdentity identity, byte[] ticket)
+      throws IOException {
+    return resources.add(
+        RemoteConnection.open(
+            ServerAddress.parse(server.endpoint()),
+            identity,
+            null,
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(10),
+            ticket));
+  }
+
+  /** A new empty file, removed when the fixture closes (a child JVM's stderr, a site file). */
+  Path tempFile(String prefix, String suffix) {
+    return resources.tempFile(prefix, suffix);
   }
 
   @Override
+  public void afterEach(ExtensionContext context) {
+    close();
+  }
+
+  /** Stops the servers, last started first, and removes their files. */
+  @Override
   public void close() {
-    for (SpongeServer server : servers) {
-      server.close();
-    }
-    for (Path dir : dirs) {
-      TestDirs.deleteTree(dir);
-    }
+    resources.close();
   }
 }

@@ -9,9 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -22,17 +21,7 @@ import org.spongefiles.testkit.TestDirs;
 
 /** Metrics, health, bad configuration and graceful shutdown of the daemon. */
 class ServerLifecycleTest {
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   private static RemoteConnection connect(SpongeServer server) throws IOException {
     return RemoteConnection.open(

@@ -8,9 +8,8 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.Lease;
 import org.spongefiles.core.pool.PoolChunk;
@@ -31,17 +30,7 @@ import org.spongefiles.core.wire.Opcode;
 class StalledWriteTest {
   private static final int CHUNK = ServerFixture.CHUNK;
   private static final int SENT = 100;
-  private ServerFixture fixture;
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
-
-  @AfterEach
-  void tearDown() {
-    fixture.close();
-  }
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
 
   private static Hello hello() {
     return new Hello(

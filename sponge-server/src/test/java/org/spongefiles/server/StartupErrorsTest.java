@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.TestDirs;
@@ -22,17 +22,11 @@ import org.spongefiles.testkit.TestDirs;
  * value: no stack trace, exit status 2.
  */
 class StartupErrorsTest {
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private final List<Path> dirs = new ArrayList<>();
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
 
   @AfterEach
   void tearDown() {
-    fixture.close();
     dirs.forEach(TestDirs::deleteTree);
   }
 
@@ -47,7 +41,7 @@ class StartupErrorsTest {
   @Test
   void aPortInUseNamesTheKeyAndExitsWithStatusTwo() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    Path stderr = Files.createTempFile("startup", ".err");
+    Path stderr = fixture.tempFile("startup", ".err");
     try (ServerSocket taken = new ServerSocket(0)) {
       conf.setInt("sponge.server.port", taken.getLocalPort());
       assertThat(refused(args(conf)))
@@ -60,8 +54,6 @@ class StartupErrorsTest {
       List<String> lines = Files.readAllLines(stderr);
       assertThat(lines).noneMatch(line -> line.startsWith("\tat ") || line.contains("Exception"));
       assertThat(lines).filteredOn(line -> line.startsWith("sponge-server:")).hasSize(1);
-    } finally {
-      Files.deleteIfExists(stderr);
     }
   }
 
@@ -127,18 +119,14 @@ class StartupErrorsTest {
 
   @Test
   void aMalformedSiteFileIsOneLine() throws Exception {
-    Path site = Files.createTempFile("sponge-site", ".xml");
-    try {
-      Files.writeString(site, "<configuration><property><name>sponge.pool.size</name>");
-      assertThat(refused(List.of("--conf", site.toString())))
-          .isEqualTo(
-              "sponge-server: cannot read the configuration: "
-                  + site
-                  + " is not well-formed XML (line 1, column 55): XML document structures must"
-                  + " start and end within the same entity.");
-    } finally {
-      Files.deleteIfExists(site);
-    }
+    Path site = fixture.tempFile("sponge-site", ".xml");
+    Files.writeString(site, "<configuration><property><name>sponge.pool.size</name>");
+    assertThat(refused(List.of("--conf", site.toString())))
+        .isEqualTo(
+            "sponge-server: cannot read the configuration: "
+                + site
+                + " is not well-formed XML (line 1, column 55): XML document structures must"
+                + " start and end within the same entity.");
   }
 
   static final String NO_SECRET =
@@ -152,13 +140,11 @@ class StartupErrorsTest {
     Configuration conf = fixture.serverConf("node-a", 4);
     conf.unset("sponge.auth.none");
     assertThat(refused(args(conf))).isEqualTo("sponge-server: " + NO_SECRET);
-    Path stderr = Files.createTempFile("startup", ".err");
+    Path stderr = fixture.tempFile("startup", ".err");
     try (ChildJvm child =
         ChildJvm.start(ServerMain.class, stderr, args(conf).toArray(new String[0]))) {
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).isEqualTo(2);
       assertThat(Files.readAllLines(stderr)).containsExactly("sponge-server: " + NO_SECRET);
-    } finally {
-      Files.deleteIfExists(stderr);
     }
 
     conf.set("sponge.auth.none", "false");
@@ -171,15 +157,11 @@ class StartupErrorsTest {
       assertThat(open.pool().chunkCount()).isEqualTo(4);
     }
     conf.unset("sponge.auth.none");
-    Path secret = Files.createTempFile("secret", "");
-    try {
-      Files.writeString(secret, "0123456789abcdef0123");
-      conf.set("sponge.auth.secret.file", secret.toString());
-      try (SpongeServer authenticated = SpongeServer.start(conf)) {
-        assertThat(authenticated.pool().chunkCount()).isEqualTo(4);
-      }
-    } finally {
-      Files.deleteIfExists(secret);
+    Path secret = fixture.tempFile("secret", "");
+    Files.writeString(secret, "0123456789abcdef0123");
+    conf.set("sponge.auth.secret.file", secret.toString());
+    try (SpongeServer authenticated = SpongeServer.start(conf)) {
+      assertThat(authenticated.pool().chunkCount()).isEqualTo(4);
     }
   }
 }

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
@@ -28,20 +28,14 @@ import org.spongefiles.testkit.RandomBytes;
  */
 class StrangerLimitsTest {
   private static final int CHUNK = ServerFixture.CHUNK;
-  private ServerFixture fixture;
+  @RegisterExtension final ServerFixture fixture = new ServerFixture();
   private final List<RawClient> strangers = new ArrayList<>();
-
-  @BeforeEach
-  void setUp() {
-    fixture = new ServerFixture();
-  }
 
   @AfterEach
   void tearDown() throws Exception {
     for (RawClient stranger : strangers) {
       stranger.close();
     }
-    fixture.close();
   }
 
   /** A stranger that read the challenge and sent the header and all but one byte of a frame. */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -111,6 +112,22 @@ public final class ChildJvm implements AutoCloseable {
   public void sendLine(String line) throws IOException {
     process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
     process.getOutputStream().flush();
+  }
+
+  /**
+   * Called in the child: until its standard input closes, answers each {@code VERIFY} line the
+   * parent sends ({@link #sendLine}) with a line {@code VERIFIED <answer>}.
+   */
+  public static void answerVerify(Callable<?> answer) throws Exception {
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line;
+    while ((line = in.readLine()) != null) {
+      if (line.equals("VERIFY")) {
+        System.out.println("VERIFIED " + answer.call());
+        System.out.flush();
+      }
+    }
   }
 
   /** Every line printed so far. */

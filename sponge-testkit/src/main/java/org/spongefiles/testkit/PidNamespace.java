@@ -3,6 +3,7 @@ package org.spongefiles.testkit;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Runs child JVMs in a pid namespace of their own, as YARN's Docker runtime starts tasks: {@code
@@ -13,6 +14,12 @@ public final class PidNamespace {
   public static final List<String> WRAPPER = List.of("unshare", "--pid", "--fork", "--mount-proc");
 
   private PidNamespace() {}
+
+  /** Skips the calling test, saying why, where {@link #unavailable()} says namespaces are. */
+  public static void assumeAvailable() {
+    String reason = unavailable();
+    Assumptions.assumeTrue(reason == null, () -> "pid namespace tests skipped: " + reason);
+  }
 
   /** Null when namespaced children can be started here, else the reason they cannot. */
   public static String unavailable() {

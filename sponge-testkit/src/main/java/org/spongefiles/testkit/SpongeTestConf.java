@@ -1,9 +1,14 @@
 package org.spongefiles.testkit;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 
-/** Hadoop configurations for tests: a private pool and private disk directories. */
+/**
+ * Hadoop configurations for tests: a private pool and private disk directories; a sponge server on
+ * 127.0.0.1.
+ */
 public final class SpongeTestConf {
   private SpongeTestConf() {}
 
@@ -23,5 +28,34 @@ public final class SpongeTestConf {
     conf.set("sponge.disk.dirs", diskDir.toString());
     conf.set("sponge.disk.reserve", "0");
     return conf;
+  }
+
+  /**
+   * Sets in {@code conf} a sponge server of node {@code node} on 127.0.0.1 at a free port, with no
+   * metrics port and no authentication, its pool of {@code poolBytes} bytes in {@code poolDir},
+   * reclaiming orphans every 500 ms; returns {@code conf}.
+   */
+  public static Configuration loopbackServer(
+      Configuration conf, String node, Path poolDir, long poolBytes) {
+    int port = freePort();
+    conf.set("sponge.node.id", node);
+    conf.set("sponge.server.bind.host", "127.0.0.1");
+    conf.setInt("sponge.server.port", port);
+    conf.set("sponge.server.address", "127.0.0.1:" + port);
+    conf.setInt("sponge.server.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
+    conf.set("sponge.pool.dir", poolDir.toString());
+    conf.set("sponge.pool.size", Long.toString(poolBytes));
+    conf.set("sponge.server.reclaim.interval", "500ms");
+    return conf;
+  }
+
+  /** A TCP port nobody listened on a moment ago. */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

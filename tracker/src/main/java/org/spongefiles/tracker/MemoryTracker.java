@@ -33,6 +33,7 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
 import org.spongefiles.daemon.netty.FrameDecoder;
 
@@ -168,20 +169,10 @@ public final class MemoryTracker implements RunningDaemon {
     scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
     int metricsPort = settings.metricsPort;
     if (metricsPort >= 0) {
-      try {
-        // The same host as the tracker's port: an operator who binds one binds both.
-        http =
-            HTTPServer.builder()
-                .hostname(host)
-                .port(metricsPort)
-                .registry(metrics.registry)
-                .buildAndStart();
-      } catch (IOException e) {
-        throw new org.spongefiles.core.config.ConfigException(
-            TrackerOptions.METRICS_PORT.key(),
-            Integer.toString(metricsPort),
-            "cannot serve metrics on " + host + ":" + metricsPort + ": " + e.getMessage());
-      }
+      // The same host as the tracker's port: an operator who binds one binds both.
+      http =
+          MetricsEndpoint.start(
+              host, metricsPort, metrics.registry, TrackerOptions.METRICS_PORT.key());
     }
     LOG.info(
         "Tracker {} listening on {}{}",

@@ -1,13 +1,11 @@
 package org.spongefiles.tracker;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.server.SpongeServer;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.SpongeTestConf;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * A small cluster on 127.0.0.1 for tracker tests: a real ZooKeeper connect string, sponge servers
@@ -18,8 +16,7 @@ final class ClusterFixture implements AutoCloseable {
   static final int CHUNK = 64 << 10;
 
   private final String quorum;
-  private final List<AutoCloseable> running = new ArrayList<>();
-  private final List<Path> dirs = new ArrayList<>();
+  private final TestResources resources = new TestResources();
 
   ClusterFixture(String quorum) {
     this.quorum = quorum;
@@ -37,32 +34,20 @@ final class ClusterFixture implements AutoCloseable {
   }
 
   Configuration serverConf(String node, String rack, int chunks) {
-    Configuration conf = base();
-    Path pool = TestDirs.newShmDir("trk-" + node);
-    dirs.add(pool);
-    int port = freePort();
-    conf.set("sponge.node.id", node);
+    Configuration conf =
+        SpongeTestConf.loopbackServer(
+            base(), node, resources.shmDir("trk-" + node), (long) chunks * CHUNK);
     conf.set("sponge.rack", rack);
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.pool.dir", pool.toString());
-    conf.set("sponge.pool.size", Long.toString((long) chunks * CHUNK));
-    conf.set("sponge.server.reclaim.interval", "500ms");
     return conf;
   }
 
   SpongeServer server(String node, String rack, int chunks) throws IOException {
-    SpongeServer server = SpongeServer.start(serverConf(node, rack, chunks));
-    running.add(server);
-    return server;
+    return resources.add(SpongeServer.start(serverConf(node, rack, chunks)));
   }
 
   Configuration trackerConf(String name, String pollInterval) {
     Configuration conf = base();
-    int port = freePort();
+    int port = SpongeTestConf.freePort();
     conf.set("sponge.node.id", name);
     conf.set("sponge.tracker.bind.host", "127.0.0.1");
     conf.setInt("sponge.tracker.port", port);
@@ -74,16 +59,13 @@ final class ClusterFixture implements AutoCloseable {
   }
 
   MemoryTracker tracker(String name, String pollInterval) throws IOException {
-    MemoryTracker tracker = MemoryTracker.start(trackerConf(name, pollInterval));
-    running.add(tracker);
-    return tracker;
+    return resources.add(MemoryTracker.start(trackerConf(name, pollInterval)));
   }
 
   /** A task on {@code node} in {@code rack}: its own small pool off, the trackers, then disk. */
   Configuration taskConf(String node, String rack, String... trackers) {
     Configuration conf = base();
-    Path disk = TestDirs.newShmDir("trk-disk-" + node);
-    dirs.add(disk);
+    Path disk = resources.shmDir("trk-disk-" + node);
     conf.set("sponge.node.id", node);
     conf.set("sponge.rack", rack);
     conf.set("sponge.server.address", "");
@@ -102,21 +84,9 @@ final class ClusterFixture implements AutoCloseable {
     return conf;
   }
 
-  static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
+  /** Stops the trackers and servers, last started first, and removes their files. */
   @Override
-  public void close() throws Exception {
-    for (int i = running.size() - 1; i >= 0; i--) {
-      running.get(i).close();
-    }
-    for (Path dir : dirs) {
-      TestDirs.deleteTree(dir);
-    }
+  public void close() {
+    resources.close();
   }
 }

@@ -52,12 +52,7 @@ class JoinKeyTest {
     for (int i = 0; i < 5_000; i++) {
       a.side((byte) random.nextInt(2)).key().set("k" + random.nextInt(50));
       b.side((byte) random.nextInt(2)).key().set("k" + random.nextInt(50));
-      one.reset();
-      two.reset();
-      a.write(one);
-      b.write(two);
-      int raw =
-          comparator.compare(one.getData(), 0, one.getLength(), two.getData(), 0, two.getLength());
+      int raw = compareSerialized(comparator, a, one, b, two);
       assertThat(Integer.signum(raw))
           .as("%s vs %s", a, b)
           .isEqualTo(Integer.signum(a.compareTo(b)));
@@ -111,6 +106,21 @@ class JoinKeyTest {
     }
   }
 
+  /** Serializes {@code a} into {@code one} and {@code b} into {@code two}; compares the bytes. */
+  private static int compareSerialized(
+      RawComparator<?> comparator,
+      JoinKey<?> a,
+      DataOutputBuffer one,
+      JoinKey<?> b,
+      DataOutputBuffer two)
+      throws IOException {
+    one.reset();
+    two.reset();
+    a.write(one);
+    b.write(two);
+    return comparator.compare(one.getData(), 0, one.getLength(), two.getData(), 0, two.getLength());
+  }
+
   /** Compares random serialized pairs; returns how many disagree with {@code compareTo}. */
   private static int misorderedPairs(RawComparator<IdKey> comparator, long seed, int pairs)
       throws IOException {
@@ -123,12 +133,7 @@ class JoinKeyTest {
     for (int i = 0; i < pairs; i++) {
       a.side((byte) random.nextInt(2)).key().set(random.nextLong());
       b.side(a.side()).key().set(random.nextLong());
-      one.reset();
-      two.reset();
-      a.write(one);
-      b.write(two);
-      int raw =
-          comparator.compare(one.getData(), 0, one.getLength(), two.getData(), 0, two.getLength());
+      int raw = compareSerialized(comparator, a, one, b, two);
       if (Integer.signum(raw) != Integer.signum(a.compareTo(b))) {
         misordered++;
       }

@@ -8,9 +8,8 @@ import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.IntWritable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.spongefiles.leaky.Layout;
@@ -23,7 +22,7 @@ import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.SubnetCountry;
 import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.UrlKey;
 import org.spongefiles.leaky.mapreduce.ReducerHelpersTest.VisitOrRank;
 import org.spongefiles.testkit.SpongeTestConf;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * Overflowed values come back once per iteration of their group, checked by counters: a group-by
@@ -34,20 +33,9 @@ import org.spongefiles.testkit.TestDirs;
 class OverflowReadBackTest {
   private static final String GROUP = LeakyCounters.GROUP;
 
-  private Path poolDir;
-  private Path diskDir;
-
-  @BeforeEach
-  void dirs() {
-    poolDir = TestDirs.newShmDir("leaky-readback-pool");
-    diskDir = TestDirs.newShmDir("leaky-readback-disk");
-  }
-
-  @AfterEach
-  void cleanUp() {
-    TestDirs.deleteTree(poolDir);
-    TestDirs.deleteTree(diskDir);
-  }
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path poolDir = resources.shmDir("leaky-readback-pool");
+  private final Path diskDir = resources.shmDir("leaky-readback-disk");
 
   @ParameterizedTest
   @EnumSource(

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.spongefiles.bench.median.MedianBench;
 import org.spongefiles.bench.median.MedianMeasure;
-import org.spongefiles.bench.median.MedianPlacement;
 import org.spongefiles.emulator.DiskClass;
 import org.spongefiles.emulator.EmulatedDisk;
 import org.spongefiles.emulator.EmulatorSupport;
@@ -137,24 +136,13 @@ public final class BlockedTimeBench {
   }
 
   /** The node's placement, with stock's JVM recording its file I/O. */
-  private static final class Recorded implements MedianPlacement {
-    private final NodePlacement node;
+  private static final class Recorded extends InNodePlacement {
     private final Path recording;
     private boolean stock;
 
     Recorded(NodePlacement node, Path recording) {
-      this.node = node;
+      super(node);
       this.recording = recording;
-    }
-
-    @Override
-    public Path workRoot(Path benchDir) {
-      return node.workRoot(benchDir);
-    }
-
-    @Override
-    public Path spillRoot(Path benchDir) {
-      return node.spillRoot(benchDir);
     }
 
     @Override

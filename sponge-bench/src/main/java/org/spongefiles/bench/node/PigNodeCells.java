@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.spongefiles.core.config.ByteSize;
-import org.spongefiles.emulator.DiskClass;
 import org.spongefiles.emulator.MemoryContainer;
 import org.spongefiles.emulator.Neighbours;
 import org.spongefiles.emulator.StaleResources;
@@ -422,10 +421,8 @@ public final class PigNodeCells {
     if (cells.isEmpty()) {
       return;
     }
-    Files.createDirectories(out);
-    List<String> lines = new ArrayList<>();
-    lines.add("# Node sweep: the paper's Pig queries on emulated nodes");
-    lines.add("");
+    List<String> lines =
+        SweepReport.begin(out, "# Node sweep: the paper's Pig queries on emulated nodes");
     lines.add(
         String.format(
             Locale.ROOT,
@@ -445,13 +442,7 @@ public final class PigNodeCells {
             System.getProperty("bench.node.overhead", "320m"),
             System.getProperty("bench.node.cache.abundant", "2g"),
             System.getProperty("bench.node.cache.scarce", "32m")));
-    lines.add("");
-    for (DiskClass diskClass : DiskClass.values()) {
-      lines.add("- " + diskClass.describe());
-    }
-    lines.add("");
-    notes.forEach(note -> lines.add("- " + note));
-    lines.add("");
+    SweepReport.disksAndNotes(lines, notes);
     lines.add(
         "| query | disk | load | memory | stock s | recipe s | recipe / stock |"
             + " recipe spilled to pool / disk MB (last run) | stock wrote to block devices MB"

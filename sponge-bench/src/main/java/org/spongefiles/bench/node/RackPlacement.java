@@ -1,11 +1,9 @@
 package org.spongefiles.bench.node;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.spongefiles.bench.median.MedianPlacement;
 import org.spongefiles.emulator.RackNetwork;
 import org.spongefiles.emulator.RackServices;
 
@@ -16,8 +14,7 @@ import org.spongefiles.emulator.RackServices;
  * (with or without {@code sponge.write.overflow}), with any other settings the sweep was given for
  * ours in the remote cells ({@code bench.node.remote.settings}).
  */
-final class RackPlacement implements MedianPlacement {
-  private final NodePlacement node;
+final class RackPlacement extends InNodePlacement {
   private final RackNetwork rack;
   private final RackServices services;
   private final long poolBytes;
@@ -31,7 +28,7 @@ final class RackPlacement implements MedianPlacement {
       long poolBytes,
       boolean overflow,
       Map<String, String> settings) {
-    this.node = node;
+    super(node);
     this.rack = rack;
     this.services = services;
     this.poolBytes = poolBytes;
@@ -60,16 +57,6 @@ final class RackPlacement implements MedianPlacement {
       settings.put(entry.substring(0, eq).trim(), entry.substring(eq + 1).trim());
     }
     return settings;
-  }
-
-  @Override
-  public Path workRoot(Path benchDir) {
-    return node.workRoot(benchDir);
-  }
-
-  @Override
-  public Path spillRoot(Path benchDir) {
-    return node.spillRoot(benchDir);
   }
 
   @Override

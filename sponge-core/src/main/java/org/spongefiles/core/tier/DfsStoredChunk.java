@@ -4,38 +4,20 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /** A chunk appended to its SpongeFile's file in a Hadoop FileSystem. */
-final class DfsStoredChunk implements StoredChunk {
+final class DfsStoredChunk extends AppendedChunk {
   private final DfsBackingFile file;
-  private final long offset;
-  private final int length;
 
   DfsStoredChunk(DfsBackingFile file, long offset, int length) {
+    super(TierKind.DFS, "DFS", file.path(), offset, length);
     this.file = file;
-    this.offset = offset;
-    this.length = length;
-  }
-
-  @Override
-  public TierKind tier() {
-    return TierKind.DFS;
-  }
-
-  @Override
-  public int length() {
-    return length;
   }
 
   @Override
   public void read(long chunkOffset, ByteBuffer dst) throws IOException {
     try {
-      file.readFully(offset + chunkOffset, dst);
+      file.readFully(offset() + chunkOffset, dst);
     } catch (IOException e) {
       throw new IOException("Cannot read " + describe() + ": " + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public String describe() {
-    return "DFS chunk at byte " + offset + " of " + file.path();
   }
 }

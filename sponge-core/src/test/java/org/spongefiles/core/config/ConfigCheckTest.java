@@ -3,15 +3,13 @@ package org.spongefiles.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Logger;
-import org.apache.log4j.spi.LoggingEvent;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.testkit.CapturedLog;
 
 /** One check of a configuration at the edge: bad values, keys declared twice, misspelt keys. */
 class ConfigCheckTest {
@@ -21,7 +19,7 @@ class ConfigCheckTest {
     Configuration conf = new Configuration(false);
     conf.set("sponge.pool.szie", "64m");
     conf.set("sponge.pool.size", "128m");
-    Captured captured = new Captured();
+    CapturedLog captured = new CapturedLog();
     Logger logger = Logger.getLogger(ConfigCheck.class);
     logger.addAppender(captured);
     try {
@@ -112,22 +110,5 @@ class ConfigCheckTest {
         return List.of(option);
       }
     };
-  }
-
-  private static final class Captured extends AppenderSkeleton {
-    final List<String> messages = new ArrayList<>();
-
-    @Override
-    protected synchronized void append(LoggingEvent event) {
-      messages.add(event.getRenderedMessage());
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public boolean requiresLayout() {
-      return false;
-    }
   }
 }

@@ -3,18 +3,15 @@ package org.spongefiles.core.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.testkit.ChildJvm;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * A pool chunk's bytes never reach its next owner: a chunk freed, or reclaimed from a killed
@@ -23,26 +20,9 @@ import org.spongefiles.testkit.TestDirs;
  */
 @Timeout(120)
 class ChunkHandoverTest {
-  private Path dir;
-  private Path stderr;
-
-  @BeforeEach
-  void setUp() throws Exception {
-    dir = TestDirs.newShmDir("handover");
-    stderr = Files.createTempFile("handover-child", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    TestDirs.deleteTree(dir);
-    Files.deleteIfExists(stderr);
-  }
-
-  /** The same geometry as {@link PoolChild}'s: 64 KiB chunks. */
-  private PoolSpec spec() {
-    return new PoolSpec(
-        dir, "h", 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
-  }
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path dir = resources.shmDir("handover");
+  private final Path stderr = resources.tempFile("handover-child", ".err");
 
   private static ByteBuffer patterned(int chunk, int length) {
     ByteBuffer bytes = ByteBuffer.allocate(length);
@@ -69,7 +49,7 @@ class ChunkHandoverTest {
 
   @Test
   void aFreedChunkReadsAsZerosForItsNextOwner() throws Exception {
-    try (SharedPool pool = SharedPool.open(spec())) {
+    try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "h"))) {
       ChunkOwner first = ChunkOwner.of(pool.leases().processLease(), "attempt_first");
       ChunkOwner next = ChunkOwner.of(pool.leases().processLease(), "attempt_next");
       PoolChunk chunk = pool.allocateOne(first);
@@ -90,7 +70,7 @@ class ChunkHandoverTest {
 
   @Test
   void readsWithinWhatTheOwnerWroteReturnItsBytesAndZerosPastThem() throws Exception {
-    try (SharedPool pool = SharedPool.open(spec())) {
+    try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "h"))) {
       ChunkOwner first = ChunkOwner.of(pool.leases().processLease(), "attempt_first");
       ChunkOwner next = ChunkOwner.of(pool.leases().processLease(), "attempt_next");
       PoolChunk chunk = pool.allocateOne(first);
@@ -125,7 +105,7 @@ class ChunkHandoverTest {
   @Test
   void aChunkReclaimedFromAKilledProcessReadsAsZerosForItsNextOwner() throws Exception {
     List<Integer> filled = new ArrayList<>();
-    try (SharedPool pool = SharedPool.open(spec());
+    try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "h"));
         ChildJvm child =
             ChildJvm.start(PoolChild.class, stderr, "fill", dir.toString(), "h", "3")) {
       String line = child.awaitLine("FILLED", 60, TimeUnit.SECONDS);

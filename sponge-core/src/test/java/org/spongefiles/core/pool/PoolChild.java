@@ -1,13 +1,10 @@
 package org.spongefiles.core.pool;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -15,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.RandomBytes;
 
 /**
@@ -36,12 +34,16 @@ import org.spongefiles.testkit.RandomBytes;
  * </ul>
  */
 public final class PoolChild {
+  /**
+   * The pool every child and the tests that start it open: 64 MiB of 64 KiB chunks in {@code dir}.
+   */
+  static PoolSpec spec(Path dir, String name) {
+    return new PoolSpec(
+        dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+  }
+
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args[1]);
-    String name = args[2];
-    PoolSpec spec =
-        new PoolSpec(
-            dir, name, 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+    PoolSpec spec = spec(Path.of(args[1]), args[2]);
     switch (args[0]) {
       case "open":
         try (SharedPool pool = SharedPool.open(spec)) {
@@ -140,15 +142,7 @@ public final class PoolChild {
       }
       System.out.println("KEPT " + Long.toHexString(lease.id()) + " " + digest(pool, got));
       System.out.flush();
-      BufferedReader in =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      String line;
-      while ((line = in.readLine()) != null) {
-        if (line.equals("VERIFY")) {
-          System.out.println("VERIFIED " + digest(pool, got));
-          System.out.flush();
-        }
-      }
+      ChildJvm.answerVerify(() -> digest(pool, got));
     }
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,36 +14,18 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.testkit.ChildJvm;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /** The pool shared by real separate JVMs: concurrent first use, allocation, and SIGKILL. */
 @Timeout(120)
 class PoolCrossProcessTest {
-  private Path dir;
-  private Path stderr;
-
-  @BeforeEach
-  void setUp() throws Exception {
-    dir = TestDirs.newShmDir("xproc");
-    stderr = Files.createTempFile("pool-child", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    TestDirs.deleteTree(dir);
-    Files.deleteIfExists(stderr);
-  }
-
-  /** The same geometry as {@link PoolChild}'s. */
-  private PoolSpec spec() {
-    return new PoolSpec(
-        dir, "x", 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
-  }
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path dir = resources.shmDir("xproc");
+  private final Path stderr = resources.tempFile("pool-child", ".err");
 
   @Test
   void concurrentFirstUseCreatesExactlyOnePool() throws Exception {
@@ -70,7 +51,7 @@ class PoolCrossProcessTest {
             .anyMatch(n -> n.endsWith(".extents"));
         assertThat(names).noneMatch(n -> n.contains("tmp"));
       }
-      try (SharedPool pool = SharedPool.open(spec())) {
+      try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "x"))) {
         assertThat(String.valueOf(pool.poolId())).isEqualTo(ids.iterator().next().substring(7));
         assertThat(pool.freeChunks()).isEqualTo(pool.chunkCount());
       }
@@ -83,7 +64,8 @@ class PoolCrossProcessTest {
 
   @Test
   void twoProcessesAllocatingAtOnceNeverGetTheSameChunk() throws Exception {
-    SharedPool.open(spec()).close(); // created up front; the race is on allocation here
+    SharedPool.open(PoolChild.spec(dir, "x"))
+        .close(); // created up front; the race is on allocation here
     try (ChildJvm a =
             ChildJvm.start(PoolChild.class, stderr, "churn", dir.toString(), "x", "3000", "1");
         ChildJvm b =
@@ -109,7 +91,7 @@ class PoolCrossProcessTest {
       Set<Integer> heldA = heldByPid.get(a.pid());
       Set<Integer> heldB = heldByPid.get(b.pid());
       assertThat(heldA).doesNotContainAnyElementsOf(heldB);
-      try (SharedPool pool = SharedPool.open(spec())) {
+      try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "x"))) {
         assertThat(pool.freeChunks())
             .as("free count is exact")
             .isEqualTo(pool.chunkCount() - heldA.size() - heldB.size());
@@ -139,7 +121,7 @@ class PoolCrossProcessTest {
 
   @Test
   void aKilledLockHolderIsTakenOverWithinASecondAndItsChunksReclaimed() throws Exception {
-    try (SharedPool pool = SharedPool.open(spec());
+    try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "x"));
         ChildJvm holder =
             ChildJvm.start(PoolChild.class, stderr, "hold", dir.toString(), "x", "7")) {
       ChunkOwner live = ChunkOwner.of(pool.leases().processLease(), "live");

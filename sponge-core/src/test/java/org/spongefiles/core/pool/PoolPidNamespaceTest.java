@@ -1,22 +1,18 @@
 package org.spongefiles.core.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.PidNamespace;
-import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.TestResources;
 
 /**
  * Processes in a pid namespace of their own (pid 1 there, as under YARN's Docker runtime) share the
@@ -25,31 +21,13 @@ import org.spongefiles.testkit.TestDirs;
  */
 @Timeout(180)
 class PoolPidNamespaceTest {
-  private Path dir;
-  private Path stderr;
+  @RegisterExtension final TestResources resources = new TestResources();
+  private final Path dir = resources.shmDir("pidns");
+  private final Path stderr = resources.tempFile("pidns-child", ".err");
 
   @BeforeAll
   static void needsNamespaces() {
-    String reason = PidNamespace.unavailable();
-    assumeThat(reason).as("pid namespace tests skipped: %s", reason).isNull();
-  }
-
-  @BeforeEach
-  void setUp() throws Exception {
-    dir = TestDirs.newShmDir("pidns");
-    stderr = Files.createTempFile("pidns-child", ".err");
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    TestDirs.deleteTree(dir);
-    Files.deleteIfExists(stderr);
-  }
-
-  /** The same geometry as {@link PoolChild}'s. */
-  private PoolSpec spec() {
-    return new PoolSpec(
-        dir, "x", 64L << 20, 64 << 10, 16L << 20, true, "rw-------", Duration.ofSeconds(20));
+    PidNamespace.assumeAvailable();
   }
 
   private ChildJvm namespaced(String... args) throws Exception {
@@ -58,7 +36,7 @@ class PoolPidNamespaceTest {
 
   @Test
   void aNamespacedProcessKeepsItsChunksWhileAliveAndLosesThemWhenKilled() throws Exception {
-    try (SharedPool pool = SharedPool.open(spec());
+    try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "x"));
         ChildJvm child = namespaced("keep", dir.toString(), "x", "20")) {
       ChunkOwner host = ChunkOwner.of(pool.leases().processLease(), "host-task");
       List<PoolChunk> mine = pool.allocate(host, 3);
@@ -96,7 +74,7 @@ class PoolPidNamespaceTest {
 
   @Test
   void aLockHeldByAKilledNamespacedProcessIsTakenOver() throws Exception {
-    try (SharedPool pool = SharedPool.open(spec());
+    try (SharedPool pool = SharedPool.open(PoolChild.spec(dir, "x"));
         ChildJvm holder = namespaced("hold", dir.toString(), "x", "7")) {
       ChunkOwner host = ChunkOwner.of(pool.leases().processLease(), "host-task");
       String[] ready = holder.awaitLine("READY", 60, TimeUnit.SECONDS).split(" ");

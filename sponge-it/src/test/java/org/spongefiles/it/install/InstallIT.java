@@ -30,7 +30,6 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.pig.ExecType;
 import org.apache.pig.PigServer;
 import org.apache.pig.backend.executionengine.ExecJob;
@@ -40,6 +39,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spongefiles.it.Distribution;
+import org.spongefiles.it.MiniYarn;
 import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
 import org.spongefiles.testkit.data.WebCrawlGenerator;
@@ -170,17 +170,7 @@ class InstallIT {
     long[] counts = new long[2];
     String expected = expected(numbers, counts);
 
-    Configuration yarn = new YarnConfiguration();
-    yarn.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
-    yarn.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    yarn.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-    // Hadoop 3.3's MRAppMaster (Guice 4.0) needs java.lang opened on Java 17 (hadoop-3.3 profile).
-    yarn.set(
-        "yarn.app.mapreduce.am.command-opts",
-        "-Xmx1024m --add-opens=java.base/java.lang=ALL-UNNAMED");
-    cluster = new MiniMRYarnCluster("sponge-install", 1);
-    cluster.init(yarn);
-    cluster.start();
+    cluster = MiniYarn.start("sponge-install");
 
     Configuration conf = new Configuration(cluster.getConfig());
     // The README's mapred-site.xml snippet, read from the README: its keys and no others, with
@@ -202,15 +192,7 @@ class InstallIT {
     }
     // ... and what docs/operations.md says tasks share with their node: its pool's directory.
     conf.set("sponge.pool.dir", poolA.toString());
-    // A small shuffle, so that the reducers spill; MiniMR's container sizes.
-    conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
-    conf.setInt("mapreduce.task.io.sort.mb", 16);
-    conf.setInt("mapreduce.map.memory.mb", 256);
-    conf.set("mapreduce.map.java.opts", "-Xmx180m");
-    conf.setInt("mapreduce.reduce.memory.mb", 384);
-    conf.set("mapreduce.reduce.java.opts", "-Xmx256m");
-    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
-    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
+    MiniYarn.smallJob(conf);
     Job job =
         MedianJob.create(
             conf,

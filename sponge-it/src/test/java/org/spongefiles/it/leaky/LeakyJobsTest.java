@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -146,37 +147,34 @@ class LeakyJobsTest {
     return counters.findCounter(LeakyCounters.GROUP, name).getValue();
   }
 
-  private Job runJoin(
-      String name,
-      Class<? extends org.apache.hadoop.mapreduce.Reducer<?, ?, ?, ?>> reducer,
-      ValueBytes mode)
+  private Job runJoin(String name, Class<? extends Reducer<?, ?, ?, ?>> reducer, ValueBytes mode)
       throws Exception {
-    Job job =
+    return run(
+        name,
         LeakyJoinJob.create(
             conf(name, mode),
-            new org.apache.hadoop.fs.Path(rankings.getParent().toUri()),
-            new org.apache.hadoop.fs.Path(userVisits.getParent().toUri()),
-            new org.apache.hadoop.fs.Path(work.resolve(name).toUri()),
-            reducer);
+            fsPath(rankings.getParent()),
+            fsPath(userVisits.getParent()),
+            fsPath(work.resolve(name)),
+            reducer));
+  }
+
+  private Job runGroupBy(String name, Class<? extends Reducer<?, ?, ?, ?>> reducer, ValueBytes mode)
+      throws Exception {
+    return run(
+        name,
+        LeakyGroupByJob.create(
+            conf(name, mode), fsPath(userVisits.getParent()), fsPath(work.resolve(name)), reducer));
+  }
+
+  private static Job run(String name, Job job) throws Exception {
     job.setNumReduceTasks(REDUCERS);
     assertThat(job.waitForCompletion(false)).as(name + " succeeded").isTrue();
     return job;
   }
 
-  private Job runGroupBy(
-      String name,
-      Class<? extends org.apache.hadoop.mapreduce.Reducer<?, ?, ?, ?>> reducer,
-      ValueBytes mode)
-      throws Exception {
-    Job job =
-        LeakyGroupByJob.create(
-            conf(name, mode),
-            new org.apache.hadoop.fs.Path(userVisits.getParent().toUri()),
-            new org.apache.hadoop.fs.Path(work.resolve(name).toUri()),
-            reducer);
-    job.setNumReduceTasks(REDUCERS);
-    assertThat(job.waitForCompletion(false)).as(name + " succeeded").isTrue();
-    return job;
+  private static org.apache.hadoop.fs.Path fsPath(Path path) {
+    return new org.apache.hadoop.fs.Path(path.toUri());
   }
 
   private static Configuration conf(String name, ValueBytes mode) throws IOException {

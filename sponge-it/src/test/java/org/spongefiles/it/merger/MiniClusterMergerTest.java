@@ -21,11 +21,11 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.it.MiniYarn;
 import org.spongefiles.merger.MergerCounter;
 import org.spongefiles.merger.SpongeMergerSetup;
 import org.spongefiles.server.ServerMain;
@@ -72,17 +72,7 @@ class MiniClusterMergerTest {
     lender = SpongeServer.start(serverConf("node-b", 1024));
     tracker = MemoryTracker.start(trackerConf());
 
-    Configuration conf = new YarnConfiguration();
-    conf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
-    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-    // Hadoop 3.3's MRAppMaster (Guice 4.0) needs java.lang opened on Java 17 (hadoop-3.3 profile).
-    conf.set(
-        "yarn.app.mapreduce.am.command-opts",
-        "-Xmx1024m --add-opens=java.base/java.lang=ALL-UNNAMED");
-    cluster = new MiniMRYarnCluster("sponge-merger", 1);
-    cluster.init(conf);
-    cluster.start();
+    cluster = MiniYarn.start("sponge-merger");
   }
 
   @AfterAll
@@ -230,16 +220,8 @@ class MiniClusterMergerTest {
     conf.set("sponge.remote.io.timeout", "10s");
     conf.set("sponge.tracker.timeout", "500ms");
     conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
-    conf.setInt("mapreduce.task.io.sort.mb", 16);
-    conf.setInt("mapreduce.map.memory.mb", 256);
-    conf.set("mapreduce.map.java.opts", "-Xmx180m");
-    conf.setInt("mapreduce.reduce.memory.mb", 384);
-    conf.set("mapreduce.reduce.java.opts", "-Xmx256m");
-    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
     conf.setInt("mapreduce.reduce.maxattempts", 2);
-    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
-    return conf;
+    return MiniYarn.smallJob(conf);
   }
 
   private static Configuration serverConf(String node, int chunks) {

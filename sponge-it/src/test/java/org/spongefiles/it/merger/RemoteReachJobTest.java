@@ -12,10 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
-import org.apache.log4j.spi.LoggingEvent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +30,7 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.CapturedLog;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 import org.spongefiles.testkit.data.NumbersGenerator;
@@ -59,7 +58,7 @@ class RemoteReachJobTest {
   private static Path input;
 
   private Path work;
-  private final Captured warnings = new Captured();
+  private final CapturedLog warnings = new CapturedLog(Level.WARN);
 
   @BeforeAll
   static void startTheRack() throws Exception {
@@ -281,25 +280,6 @@ class RemoteReachJobTest {
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
-    }
-  }
-
-  private static final class Captured extends AppenderSkeleton {
-    final List<String> messages = new ArrayList<>();
-
-    @Override
-    protected synchronized void append(LoggingEvent event) {
-      if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
-        messages.add(event.getRenderedMessage());
-      }
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public boolean requiresLayout() {
-      return false;
     }
   }
 }

@@ -1,0 +1,45 @@
+package org.spongefiles.it;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/** The one-node MapReduce-on-YARN cluster the end-to-end tests run their jobs on. */
+public final class MiniYarn {
+  private MiniYarn() {}
+
+  /**
+   * Starts a cluster named {@code name}: one node manager with 4 GiB, no virtual-memory check, and
+   * containers from 128 MiB; the caller stops it.
+   */
+  public static MiniMRYarnCluster start(String name) {
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    // Hadoop 3.3's MRAppMaster (Guice 4.0) needs java.lang opened on Java 17 (hadoop-3.3 profile).
+    conf.set(
+        "yarn.app.mapreduce.am.command-opts",
+        "-Xmx1024m --add-opens=java.base/java.lang=ALL-UNNAMED");
+    MiniMRYarnCluster cluster = new MiniMRYarnCluster(name, 1);
+    cluster.init(conf);
+    cluster.start();
+    return cluster;
+  }
+
+  /**
+   * Sizes a job for this cluster's containers, with a small shuffle so that its reducers spill and
+   * one split per input file; returns {@code conf}.
+   */
+  public static Configuration smallJob(Configuration conf) {
+    conf.setLong("mapreduce.reduce.memory.totalbytes", 4L << 20);
+    conf.setInt("mapreduce.task.io.sort.mb", 16);
+    conf.setInt("mapreduce.map.memory.mb", 256);
+    conf.set("mapreduce.map.java.opts", "-Xmx180m");
+    conf.setInt("mapreduce.reduce.memory.mb", 384);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx256m");
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
+    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE);
+    return conf;
+  }
+}
