@@ -107,8 +107,8 @@ final class QuotaLedger {
     shared.lock();
     try {
       return grant(owner, count, sessionQuota, owner.host() == 0 ? 0 : nodeQuota);
-    } catch (RuntimeException e) {
-      shared.unlock();
+    } catch (Throwable e) {
+      shared.unlock(); // no reservation to close it: an Error too must not keep the lock
       throw e;
     }
   }

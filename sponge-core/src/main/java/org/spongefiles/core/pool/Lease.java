@@ -70,7 +70,12 @@ public final class Lease implements Closeable {
         published = true;
         return new Lease(id, file, channel, lock);
       } finally {
-        Files.deleteIfExists(temp); // by name: never closes a descriptor, so the lock stays
+        try {
+          Files.deleteIfExists(temp); // by name: never closes a descriptor, so the lock stays
+        } catch (IOException e) {
+          // A published lease stands; a stale temporary file is swept after a minute.
+          LOG.debug("Cannot delete temporary lease file {}: {}", temp, e.toString());
+        }
         if (!published) {
           channel.close();
         }

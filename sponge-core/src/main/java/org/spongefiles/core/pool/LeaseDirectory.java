@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * of dead ones.
  *
  * <p>Each JVM holds one lease per directory for its whole life ({@link #processLease}), released by
- * the kernel when it dies and deleted by a shutdown hook when it exits.
+ * the kernel when it exits or dies. Its file stays until a {@link #sweep} (the node's sponge
+ * server, or a task reclaiming orphans at start) finds it ended: deleting it from a shutdown hook
+ * would end the lease while other hooks of the same JVM still change the pool under its lock.
  */
 public final class LeaseDirectory {
   static final String NAME = "sponge-leases";
@@ -32,12 +34,6 @@ public final class LeaseDirectory {
   private static final long STALE_TEMP_MILLIS = TimeUnit.MINUTES.toMillis(1);
   private static final Logger LOG = LoggerFactory.getLogger(LeaseDirectory.class);
   private static final Map<Path, Lease> PROCESS_LEASES = new ConcurrentHashMap<>();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(() -> PROCESS_LEASES.values().forEach(Lease::close), "sponge-leases-exit"));
-  }
 
   private final Path dir;
 

@@ -127,6 +127,7 @@ public final class SharedPool implements Closeable {
     if (freed > 0) {
       LOG.info("Reclaimed {} chunk(s) of dead processes from pool {}", freed, metadataFile());
     }
+    pool.leases.sweep(); // the files of ended leases, whose chunks are free now
     return freed;
   }
 
