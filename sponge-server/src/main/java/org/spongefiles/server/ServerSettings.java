@@ -32,7 +32,13 @@ final class ServerSettings {
   final ClusterSecret secret;
   final RemoteSettings remote;
   final String endpoint;
-  final String rack;
+
+  /**
+   * This node's rack as the tasks of the node resolve theirs: {@code sponge.rack}, else Hadoop's
+   * topology mapping of this host's name (never of {@code sponge.node.id}).
+   */
+  final RackResolver.Rack rack;
+
   final String bindHost;
   final int port;
   final int threads;
@@ -70,7 +76,7 @@ final class ServerSettings {
     this.remote = SpongeSettings.remote(parsed);
     String node = TaskIdentity.nodeName(parsed);
     this.endpoint = SpongeSettings.nodeServerEndpoint(parsed, node);
-    this.rack = RackResolver.rackOf(parsed, conf, node);
+    this.rack = RackResolver.resolve(parsed, conf, RackResolver.thisHost());
     this.bindHost = parsed.get(ServerOptions.BIND_HOST);
     this.port = parsed.get(SpongeOptions.SERVER_PORT);
     this.threads = parsed.get(ServerOptions.THREADS);

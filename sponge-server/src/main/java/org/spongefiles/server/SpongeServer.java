@@ -81,7 +81,7 @@ public final class SpongeServer implements RunningDaemon {
     this.settings = settings;
     this.pool = pool;
     this.endpoint = settings.endpoint;
-    this.rack = settings.rack;
+    this.rack = settings.rack.name();
     this.metrics = new ServerMetrics(pool);
     this.gate = new ConnectionGate(settings.maxConnections, settings.maxConnectionsPerAddress);
     this.refusals = new RefusalLog(metrics.refusedPeers, LOG::warn);
@@ -264,6 +264,14 @@ public final class SpongeServer implements RunningDaemon {
                   pool.chunkCount(),
                   pool.chunkSize(),
                   http == null ? -1 : http.getPort()));
+    }
+    if (!settings.rack.known()) {
+      LOG.warn(
+          "Sponge server {} has no rack of its own ({}): only tasks whose rack is {} too will"
+              + " borrow its memory; set sponge.rack or net.topology.script.file.name",
+          endpoint,
+          settings.rack.origin(),
+          rack);
     }
     LOG.info(
         "Sponge server {} (rack {}) listening on {} with pool {} ({}){}",

@@ -3,16 +3,23 @@ package org.spongefiles.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.testkit.CountingConfiguration;
 
 /** The server reads its configuration once, into typed settings, and checks its cross-key rules. */
 class ServerSettingsTest {
   private final ServerFixture fixture = new ServerFixture();
+
+  @TempDir Path dir;
 
   @AfterEach
   void tearDown() {
@@ -53,5 +60,36 @@ class ServerSettingsTest {
         .hasMessage(
             "Invalid value 100k for configuration sponge.chunk.size: tasks accept only whole"
                 + " multiples of sponge.checksum.block.size (64k)");
+  }
+
+  @Test
+  void theRackComesFromTheTopologyOfThisHostLikeItsTasksNotFromTheNodeId() throws Exception {
+    Path script = dir.resolve("topology.sh");
+    Files.writeString(script, "#!/bin/sh\nfor h; do echo /rack-of-$h; done\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    Configuration conf = fixture.serverConf("node-a", 4);
+    conf.unset("sponge.rack");
+    conf.set("net.topology.script.file.name", script.toString());
+    Configuration task = new Configuration(false);
+    task.set("net.topology.script.file.name", script.toString());
+
+    ServerSettings settings = ServerSettings.of(conf);
+
+    assertThat(settings.rack.known()).isTrue();
+    assertThat(settings.rack.name())
+        .isEqualTo(RackResolver.resolveThisHost(task).name())
+        .doesNotContain("node-a");
+  }
+
+  @Test
+  void aServerWithoutRackOrTopologyIsInTheDefaultRackAndKnowsWhy() {
+    Configuration conf = fixture.serverConf("node-a", 4);
+    conf.unset("sponge.rack");
+
+    ServerSettings settings = ServerSettings.of(conf);
+
+    assertThat(settings.rack.known()).isFalse();
+    assertThat(settings.rack.name()).isEqualTo("/default-rack");
+    assertThat(settings.rack.origin()).contains("sponge.rack and net.topology.script.file.name");
   }
 }

@@ -62,6 +62,7 @@ public final class MemoryTracker implements RunningDaemon {
   private final PlacementPolicy policy;
   private final SplittableRandom random = new SplittableRandom();
   private final TrackerMetrics metrics;
+  private final UnknownRacks unknownRacks = new UnknownRacks(LOG::warn);
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(1);
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -208,6 +209,12 @@ public final class MemoryTracker implements RunningDaemon {
     ClusterView current = view;
     if (current == null || !latch.hasLeadership()) {
       throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
+    }
+    if (current.rack(rack).isEmpty()) {
+      unknownRacks.asked(rack, peer, current);
+      metrics.requests.labelValues("no_server_in_rack").inc();
+    } else {
+      metrics.requests.labelValues("ok").inc();
     }
     java.util.List<FreeList.Entry> order;
     synchronized (random) {

@@ -83,7 +83,6 @@ final class TrackerHandler extends RequestHandler {
       }
       String rack = FreeList.decodeRequest(frame.payload.nioBuffer(), peer);
       FreeList list = tracker.freeList(rack, peer);
-      metrics.requests.labelValues("ok").inc();
       ctx.writeAndFlush(
           Responses.response(ctx, Opcode.FREE_LIST_REPLY, frame.requestId, list.encode()));
     } catch (WireException e) {

@@ -22,7 +22,7 @@ final class TrackerMetrics {
     requests =
         Counter.builder()
             .name("sponge_tracker_free_list_requests_total")
-            .help("Free lists asked for, by answer (ok, not_leader)")
+            .help("Free lists asked for, by answer (ok, no_server_in_rack, not_leader)")
             .labelNames("answer")
             .register(registry);
     GaugeWithCallback.builder()

@@ -194,6 +194,34 @@ class SpongeStatusTest {
   }
 
   @Test
+  void aServerWithoutMetricsPortStillReportsItsPoolAndExitsZero() throws Exception {
+    Configuration conf = serverConf("node-c", "/rack-1", "1m");
+    conf.setInt("sponge.server.metrics.port", -1);
+    SpongeServer c = SpongeServer.start(conf);
+    servers.add(c);
+    try (RemoteConnection task = task(c, TASK)) {
+      task.allocate(3);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> status("status").out.contains(c.endpoint()));
+
+      Result text = status("status");
+      assertThat(text.code).as(text.out).isEqualTo(RackStatus.OK);
+      String row =
+          text.out.lines().filter(l -> l.startsWith(c.endpoint())).findFirst().orElseThrow();
+      assertThat(row)
+          .contains("1.0 MiB", "192.0 KiB", "832.0 KiB", "(no metrics port)")
+          .doesNotContain("UNREACHABLE");
+      JsonNode server =
+          server(new ObjectMapper().readTree(status("status", "--json").out), c.endpoint());
+      assertThat(server.get("reachable").asBoolean()).isTrue();
+      assertThat(server.get("metrics").asBoolean()).isFalse();
+      assertThat(server.get("usedBytes").asLong()).isEqualTo(3L * CHUNK);
+      assertThat(server.has("reservedBytes")).isFalse();
+    }
+  }
+
+  @Test
   void aRegisteredServerThatDoesNotAnswerExitsTwoAndNoLeaderExitsOne() throws Exception {
     int deadPort = freePort();
     try (CuratorFramework client = ZooKeeperClients.start(base("ghost", "/rack-1"));

@@ -2,7 +2,12 @@ package org.spongefiles.server.report;
 
 import java.util.List;
 
-/** One sponge server's row of the rack report; {@code error} is set when it could not be read. */
+/**
+ * One sponge server's row of the rack report; {@code error} is set when it could not be read. A
+ * server without a metrics port still reports its pool (from STATS over the wire protocol); what
+ * only its metrics say (the bytes tasks hold, its connections, its top tasks) is then unknown and
+ * {@link #detailed} false.
+ */
 public final class ServerStatus {
   public final String address;
   public final String rack;
@@ -14,6 +19,9 @@ public final class ServerStatus {
   public final long connections;
   public final List<TaskHolding> topTasks;
   public final String error;
+
+  /** True when the server's metrics were read; false leaves the task bytes and connections 0. */
+  public final boolean detailed;
 
   ServerStatus(
       String address,
@@ -35,6 +43,28 @@ public final class ServerStatus {
     this.connections = connections;
     this.topTasks = List.copyOf(topTasks);
     this.error = null;
+    this.detailed = true;
+  }
+
+  private ServerStatus(
+      String address, String rack, long poolBytes, long usedBytes, long freeBytes) {
+    this.address = address;
+    this.rack = rack;
+    this.poolBytes = poolBytes;
+    this.usedBytes = usedBytes;
+    this.freeBytes = freeBytes;
+    this.localTaskBytes = 0;
+    this.remoteTaskBytes = 0;
+    this.connections = 0;
+    this.topTasks = List.of();
+    this.error = null;
+    this.detailed = false;
+  }
+
+  /** A server that answered STATS but publishes no metrics port. */
+  static ServerStatus withoutMetrics(
+      String address, String rack, long poolBytes, long usedBytes, long freeBytes) {
+    return new ServerStatus(address, rack, poolBytes, usedBytes, freeBytes);
   }
 
   private ServerStatus(String address, String rack, String error) {
@@ -48,6 +78,7 @@ public final class ServerStatus {
     this.connections = 0;
     this.topTasks = List.of();
     this.error = error;
+    this.detailed = false;
   }
 
   static ServerStatus unreachable(String address, String rack, String error) {

@@ -84,20 +84,15 @@ public final class StatusCollector {
 
   private ServerStatus server(ServerRegistration registration) {
     String address = registration.address().toString();
-    if (registration.metricsPort() < 0) {
-      return ServerStatus.unreachable(
-          address,
-          registration.rack(),
-          "it publishes no metrics port (sponge.server.metrics.port is off, or the server"
-              + " predates it)");
-    }
     // Scraped before this report's own connection opens, so that it does not count itself.
-    MetricsScrape scrape;
-    try {
-      scrape =
-          MetricsScrape.fetch(registration.address().host(), registration.metricsPort(), timeout);
-    } catch (IOException e) {
-      return ServerStatus.unreachable(address, registration.rack(), e.getMessage());
+    MetricsScrape scrape = null;
+    if (registration.metricsPort() >= 0) {
+      try {
+        scrape =
+            MetricsScrape.fetch(registration.address().host(), registration.metricsPort(), timeout);
+      } catch (IOException e) {
+        return ServerStatus.unreachable(address, registration.rack(), e.getMessage());
+      }
     }
     ClientIdentity admin =
         new ClientIdentity(
@@ -114,6 +109,14 @@ public final class StatusCollector {
       return ServerStatus.unreachable(address, registration.rack(), e.getMessage());
     }
     long chunkSize = stats.chunkSize;
+    if (scrape == null) {
+      return ServerStatus.withoutMetrics(
+          address,
+          stats.rack,
+          (long) stats.chunks * chunkSize,
+          (long) (stats.chunks - stats.freeChunks) * chunkSize,
+          stats.freeBytes());
+    }
     List<ServerStatus.TaskHolding> tasks = new ArrayList<>();
     for (MetricsScrape.Sample sample : scrape.samples("sponge_server_task_chunks")) {
       tasks.add(

@@ -37,6 +37,22 @@ public final class StatusFormat {
                 server.error));
         continue;
       }
+      if (!server.detailed) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "%-24s %-16s %10s %10s %10s %10s %10s %10s %6s  (no metrics port)%n",
+                server.address,
+                server.rack,
+                bytes(server.poolBytes),
+                bytes(server.usedBytes),
+                bytes(server.freeBytes),
+                "-",
+                "-",
+                "-",
+                "-"));
+        continue;
+      }
       out.append(
           String.format(
               Locale.ROOT,
@@ -79,11 +95,15 @@ public final class StatusFormat {
         out.append(",\"poolBytes\":").append(server.poolBytes);
         out.append(",\"usedBytes\":").append(server.usedBytes);
         out.append(",\"freeBytes\":").append(server.freeBytes);
+        out.append(",\"metrics\":").append(server.detailed);
+      }
+      if (server.detailed) {
         out.append(",\"reservedBytes\":").append(server.reservedBytes());
         out.append(",\"localTaskBytes\":").append(server.localTaskBytes);
         out.append(",\"remoteTaskBytes\":").append(server.remoteTaskBytes);
         out.append(",\"connections\":").append(server.connections);
-      } else {
+      }
+      if (!server.reachable()) {
         out.append(",\"error\":").append(string(server.error));
       }
       out.append('}');
