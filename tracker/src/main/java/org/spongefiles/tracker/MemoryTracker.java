@@ -56,7 +56,9 @@ public final class MemoryTracker implements RunningDaemon {
   private final String endpoint;
   private final CuratorFramework zookeeper;
   private final ServerDirectory directory;
-  private final LeaderLatch latch;
+  private final SilentLeaderCheck silentLeader;
+  private final LeaderLatchListener leadership = new Leadership();
+  private volatile LeaderLatch latch;
   private final StatsPoller poller;
   private final ScheduledExecutorService scheduler;
   private final PlacementPolicy policy;
@@ -93,9 +95,10 @@ public final class MemoryTracker implements RunningDaemon {
     this.zookeeper = ZooKeeperClients.start(settings.zookeeper);
     this.directory = new ServerDirectory(zookeeper, layout);
     this.poller = new StatsPoller(directory, self, settings.secret, settings.pollTimeoutMillis);
-    this.latch =
-        new LeaderLatch(
-            zookeeper, layout.leaderLatch(), endpoint, LeaderLatch.CloseMode.NOTIFY_LEADER);
+    this.silentLeader =
+        new SilentLeaderCheck(
+            zookeeper, layout.leaderLatch(), endpoint, (int) settings.pollTimeoutMillis);
+    this.latch = newLatch();
     this.metrics = new TrackerMetrics(this);
   }
 
@@ -150,21 +153,6 @@ public final class MemoryTracker implements RunningDaemon {
           "cannot listen on " + host + ":" + port + ": " + bound.cause().getMessage());
     }
     channel = bound.channel();
-    latch.addListener(
-        new LeaderLatchListener() {
-          @Override
-          public void isLeader() {
-            LOG.info("Tracker {} is now the leader; polling servers", endpoint);
-            scheduler.execute(MemoryTracker.this::pollRound);
-          }
-
-          @Override
-          public void notLeader() {
-            LOG.info("Tracker {} is no longer the leader; forgetting its view", endpoint);
-            view = null;
-            scheduler.execute(poller::reset);
-          }
-        });
     latch.start();
     long interval = settings.pollIntervalMillis;
     scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
@@ -182,10 +170,42 @@ public final class MemoryTracker implements RunningDaemon {
         http == null ? "" : ", metrics on " + host + ":" + http.getPort());
   }
 
+  private LeaderLatch newLatch() {
+    LeaderLatch fresh =
+        new LeaderLatch(
+            zookeeper,
+            settings.zookeeperLayout.leaderLatch(),
+            endpoint,
+            LeaderLatch.CloseMode.NOTIFY_LEADER);
+    fresh.addListener(leadership);
+    return fresh;
+  }
+
+  /** What this tracker does on winning and losing the election. */
+  private final class Leadership implements LeaderLatchListener {
+    @Override
+    public void isLeader() {
+      LOG.info("Tracker {} is now the leader; polling servers", endpoint);
+      scheduler.execute(MemoryTracker.this::pollRound);
+    }
+
+    @Override
+    public void notLeader() {
+      LOG.info("Tracker {} is no longer the leader; forgetting its view", endpoint);
+      view = null;
+      scheduler.execute(poller::reset);
+    }
+  }
+
   private void pollRound() {
     if (!latch.hasLeadership()) {
       view = null;
       knownLeader = lookUpLeader();
+      checkLeader();
+      return;
+    }
+    if (!stillLeads()) {
+      stepDown();
       return;
     }
     try {
@@ -231,6 +251,53 @@ public final class MemoryTracker implements RunningDaemon {
     return knownLeader;
   }
 
+  /** On a follower: removes a leader whose process is gone (see {@link SilentLeaderCheck}). */
+  private void checkLeader() {
+    try {
+      if (silentLeader.checkLeader()) {
+        knownLeader = lookUpLeader();
+      }
+    } catch (Exception e) {
+      LOG.debug("Could not check the tracker leader: {}", e.toString());
+    }
+  }
+
+  private boolean stillLeads() {
+    try {
+      return silentLeader.stillLeads();
+    } catch (Exception e) {
+      // ZooKeeper unreachable: Curator's latch gives leadership up on its own when it must.
+      return true;
+    }
+  }
+
+  /**
+   * Leaves and rejoins the election after a follower removed this leader's latch node (taking it
+   * for dead): two leaders would both poll every server.
+   */
+  private synchronized void stepDown() {
+    if (closed.get()) {
+      return;
+    }
+    LOG.warn(
+        "Tracker {} no longer holds the first leader latch node (a follower took it for dead);"
+            + " stepping down and rejoining the election",
+        endpoint);
+    LeaderLatch old = latch;
+    latch = newLatch();
+    try {
+      old.close();
+    } catch (IOException | IllegalStateException e) {
+      LOG.debug("Closing the old leader latch of {}: {}", endpoint, e.toString());
+    }
+    view = null;
+    try {
+      latch.start();
+    } catch (Exception e) {
+      LOG.warn("Tracker {} could not rejoin the election: {}", endpoint, e.toString());
+    }
+  }
+
   /** Asks ZooKeeper who leads; on the scheduler's thread, never on the event loop. */
   private String lookUpLeader() {
     try {
@@ -265,8 +332,10 @@ public final class MemoryTracker implements RunningDaemon {
   /** Leaves the election (another tracker takes over at once) and stops. Idempotent. */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    synchronized (this) {
+      if (!closed.compareAndSet(false, true)) {
+        return;
+      }
     }
     view = null;
     try {

@@ -62,7 +62,8 @@ class TrackerFailureTest {
       try {
         for (int i = 0; i < 3; i++) {
           Configuration conf = cluster.trackerConf("tracker-" + i, "250ms");
-          conf.set("sponge.zookeeper.session.timeout", "1500ms");
+          // The shipped session timeout: the followers see the killed leader's port refuse.
+          conf.unset("sponge.zookeeper.session.timeout");
           List<String> args = new ArrayList<>();
           for (Map.Entry<String, String> entry : conf) {
             args.add("-D" + entry.getKey() + "=" + entry.getValue());
@@ -106,6 +107,64 @@ class TrackerFailureTest {
           tracker.close();
         }
         Files.deleteIfExists(stderr);
+      }
+    }
+  }
+
+  @Test
+  void whileNoTrackerAnswersATaskAsksAtItsRefreshRateNotOncePerChunk() throws Exception {
+    try (TestingServer zookeeper = new TestingServer();
+        ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
+      cluster.server("node-a", "/r1", 256);
+      MemoryTracker tracker = MemoryTracker.start(cluster.trackerConf("tracker-1", "250ms"));
+      int port = tracker.address().getPort();
+      Configuration taskConf = cluster.taskConf("task-node", "/r1", tracker.endpoint());
+      taskConf.unset("sponge.zookeeper.quorum");
+      taskConf.set("sponge.tracker.refresh", "200ms");
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .ignoreExceptionsInstanceOf(WireException.class)
+          .until(() -> !TrackerClient.freeList(tracker.endpoint(), "/r1").servers.isEmpty());
+      try (SpongeTask task = SpongeTask.open(taskConf, "attempt_reelection")) {
+        SpongeFile file = task.create("through-silence");
+        byte[] chunk = RandomBytes.array(5, CHUNK);
+        OutputStream out = file.output();
+        writeTimed(out, chunk, 10, 0);
+
+        // The leader's port now takes connections and drops them: no tracker answers.
+        tracker.close();
+        List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (ServerSocket dropping = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+          Thread acceptor =
+              new Thread(
+                  () -> {
+                    try {
+                      while (true) {
+                        Socket socket = dropping.accept();
+                        accepted.add(socket);
+                        socket.close();
+                      }
+                    } catch (IOException e) {
+                      // closed at the end of the test
+                    }
+                  });
+          acceptor.setDaemon(true);
+          acceptor.start();
+          long start = System.nanoTime();
+          writeTimed(out, chunk, 60, 50);
+          long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+          out.close();
+
+          assertThat(accepted.size())
+              .as("requests in %d ms of 60 chunks with a 200 ms refresh", millis)
+              .isLessThanOrEqualTo((int) (millis / 200) + 2);
+        }
+        assertThat(file.chunks()).hasSize(70).allMatch(c -> c.tier() == TierKind.REMOTE);
+        try (SpongeInputStream in = file.input()) {
+          for (int i = 0; i < 70; i++) {
+            assertThat(in.readNBytes(CHUNK)).as("chunk %d", i).isEqualTo(chunk);
+          }
+        }
       }
     }
   }

@@ -47,6 +47,10 @@ public final class TrackerServerSource implements ServerSource {
   private final Set<ServerAddress> reportedFull = ConcurrentHashMap.newKeySet();
   private volatile View view = View.NONE;
   private volatile ServerAddress leaderHint;
+
+  /** When the last fetch found no tracker answering; 0 after one answered. */
+  private volatile long unansweredAtMillis;
+
   private CompletableFuture<View> pending;
   private CompletableFuture<View> awaited;
   private long awaitedUntilNanos;
@@ -105,7 +109,7 @@ public final class TrackerServerSource implements ServerSource {
   @Override
   public List<ServerAddress> candidates() {
     View current = view;
-    if (current == View.NONE || current.age() > refreshMillis) {
+    if (current == View.NONE || refreshDue(current)) {
       CompletableFuture<View> refreshing = refresh();
       if (current == View.NONE) {
         long waitNanos = waitFor(refreshing);
@@ -122,6 +126,16 @@ public final class TrackerServerSource implements ServerSource {
       }
     }
     return servers;
+  }
+
+  /**
+   * A list older than {@code sponge.tracker.refresh} is asked for again, but no sooner than that
+   * after a fetch no tracker answered: a task keeping its last list while the trackers re-elect
+   * asks at its usual rate, not once per chunk.
+   */
+  private boolean refreshDue(View current) {
+    return current.age() > refreshMillis
+        && System.currentTimeMillis() - unansweredAtMillis > refreshMillis;
   }
 
   /**
@@ -253,8 +267,11 @@ public final class TrackerServerSource implements ServerSource {
                 list.servers, System.currentTimeMillis() - list.ageMillis, "tracker " + tracker));
       } catch (WireException e) {
         if (e.code() == ErrorCode.NOT_LEADER && !e.reason().isEmpty()) {
+          // Asked next, unless already asked: a follower names a killed leader until its
+          // ZooKeeper session ends.
           ServerAddress leader = ServerAddress.parse(e.reason());
-          if (!order.subList(i + 1, order.size()).contains(leader)) {
+          if (!order.subList(0, i + 1).contains(leader)) {
+            order.remove(leader);
             order.add(i + 1, leader);
           }
         }
@@ -292,6 +309,7 @@ public final class TrackerServerSource implements ServerSource {
   }
 
   private View fallBack(List<String> problems) {
+    unansweredAtMillis = System.currentTimeMillis();
     View last = view;
     if (!last.servers.isEmpty() && last.age() < 30 * refreshMillis) {
       warnOnce(
@@ -375,6 +393,7 @@ public final class TrackerServerSource implements ServerSource {
     view = fresh;
     reportedFull.clear();
     if (fresh.origin.startsWith("tracker")) {
+      unansweredAtMillis = 0;
       synchronized (this) {
         warned = false;
       }

@@ -17,6 +17,7 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.zookeeper.CreateMode;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -248,6 +249,33 @@ class SpongeStatusTest {
     assertThat(leaderless.code).isEqualTo(RackStatus.LEADER_MISSING);
     assertThat(leaderless.out).contains("Tracker leader: NONE");
     assertThat(leaderless.out).contains(servers.get(0).endpoint());
+  }
+
+  @Test
+  void aLeaderWhosePortRefusesIsNoLeaderAndExitsOne() throws Exception {
+    tracker.close();
+    tracker = null;
+    Configuration conf = base("ghost", "/rack-1");
+    String dead = "127.0.0.1:" + freePort();
+    try (CuratorFramework client = ZooKeeperClients.start(conf)) {
+      // A killed leader's latch node outlives it until its ZooKeeper session expires.
+      client
+          .create()
+          .creatingParentContainersIfNeeded()
+          .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+          .forPath(
+              ZooKeeperLayout.fromConfiguration(conf).leaderLatch() + "/latch-",
+              dead.getBytes(StandardCharsets.UTF_8));
+
+      Result text = status("status");
+      assertThat(text.code).as(text.out).isEqualTo(RackStatus.LEADER_MISSING);
+      assertThat(text.out)
+          .contains("Tracker leader: NONE (" + dead + " holds the election but does not answer");
+      JsonNode root = new ObjectMapper().readTree(status("status", "--json").out);
+      assertThat(root.get("leader").isNull()).isTrue();
+      assertThat(root.get("leaderProblem").asText()).startsWith(dead);
+      assertThat(root.get("exitCode").asInt()).isEqualTo(RackStatus.LEADER_MISSING);
+    }
   }
 
   @Test

@@ -20,10 +20,17 @@ public final class RackStatus {
   /** The leading tracker's endpoint, or null when no tracker leads. */
   public final String leader;
 
+  /**
+   * Why no tracker leads although one holds the election (its process is gone and its ZooKeeper
+   * session has not expired yet), or null.
+   */
+  public final String leaderProblem;
+
   public final List<ServerStatus> servers;
 
-  RackStatus(String leader, List<ServerStatus> servers) {
+  RackStatus(String leader, String leaderProblem, List<ServerStatus> servers) {
     this.leader = leader;
+    this.leaderProblem = leaderProblem;
     List<ServerStatus> sorted = new ArrayList<>(servers);
     sorted.sort(Comparator.comparing((ServerStatus s) -> s.rack).thenComparing(s -> s.address));
     this.servers = List.copyOf(sorted);

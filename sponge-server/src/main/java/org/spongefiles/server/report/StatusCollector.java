@@ -1,12 +1,13 @@
 package org.spongefiles.server.report;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
+import org.spongefiles.core.cluster.LatchParticipants;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
@@ -14,6 +15,7 @@ import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
+import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ServerStats;
 
@@ -43,11 +45,38 @@ public final class StatusCollector {
    */
   public RackStatus collect() throws IOException {
     String leader = leader();
+    String silentLeader = leader == null ? null : silence(leader);
     List<ServerStatus> servers = new ArrayList<>();
     for (ServerRegistration registration : ServerRegistry.list(zookeeper, layout, null)) {
       servers.add(server(registration));
     }
-    return new RackStatus(leader, servers);
+    if (silentLeader != null) {
+      return new RackStatus(null, silentLeader, servers);
+    }
+    return new RackStatus(leader, null, servers);
+  }
+
+  /**
+   * Null when the leader's port accepts a connection within the timeout, else why not: a killed
+   * leader holds the election until its ZooKeeper session expires, and no task gets an answer.
+   */
+  private String silence(String leader) {
+    ServerAddress address;
+    try {
+      address = ServerAddress.parse(leader);
+    } catch (IllegalArgumentException e) {
+      return leader + " leads but its endpoint is not host:port";
+    }
+    try (Socket socket = new Socket()) {
+      socket.connect(
+          new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
+      return null;
+    } catch (IOException e) {
+      return leader
+          + " holds the election but does not answer ("
+          + e.getMessage()
+          + "); a follower takes over once it is removed";
+    }
   }
 
   /**
@@ -57,29 +86,11 @@ public final class StatusCollector {
   String leader() throws IOException {
     String path = layout.leaderLatch();
     try {
-      List<String> participants = new ArrayList<>(zookeeper.getChildren().forPath(path));
-      participants.sort(Comparator.comparing(StatusCollector::sequence));
-      for (String participant : participants) {
-        try {
-          return new String(
-              zookeeper.getData().forPath(path + "/" + participant),
-              java.nio.charset.StandardCharsets.UTF_8);
-        } catch (KeeperException.NoNodeException gone) {
-          continue;
-        }
-      }
-      return null;
-    } catch (KeeperException.NoNodeException e) {
-      return null;
+      return LatchParticipants.leader(zookeeper, path);
     } catch (Exception e) {
       throw new IOException(
           "Cannot read the trackers' leader latch " + path + " in ZooKeeper: " + e.getMessage(), e);
     }
-  }
-
-  private static String sequence(String participant) {
-    int at = participant.lastIndexOf("latch-");
-    return at < 0 ? participant : participant.substring(at + "latch-".length());
   }
 
   private ServerStatus server(ServerRegistration registration) {

@@ -10,7 +10,12 @@ public final class StatusFormat {
   public static String text(RackStatus status) {
     StringBuilder out = new StringBuilder();
     out.append("Tracker leader: ")
-        .append(status.leader == null ? "NONE (no tracker leads)" : status.leader)
+        .append(
+            status.leader != null
+                ? status.leader
+                : "NONE ("
+                    + (status.leaderProblem == null ? "no tracker leads" : status.leaderProblem)
+                    + ")")
         .append('\n');
     out.append("Servers: ").append(status.servers.size()).append("\n\n");
     out.append(
@@ -83,6 +88,9 @@ public final class StatusFormat {
   public static String json(RackStatus status) {
     StringBuilder out = new StringBuilder();
     out.append("{\"leader\":").append(string(status.leader));
+    if (status.leaderProblem != null) {
+      out.append(",\"leaderProblem\":").append(string(status.leaderProblem));
+    }
     out.append(",\"exitCode\":").append(status.exitCode());
     out.append(",\"servers\":[");
     for (int i = 0; i < status.servers.size(); i++) {
