@@ -1,6 +1,7 @@
 package org.spongefiles.server;
 
 import java.net.InetAddress;
+import java.util.function.LongPredicate;
 import org.spongefiles.core.wire.Hello;
 
 /**
@@ -12,31 +13,42 @@ import org.spongefiles.core.wire.Hello;
  * server cannot be reached.
  *
  * <p>A claim to be on this node (naming this server's endpoint) is believed only from this host
- * ({@link ThisHost}); anyone can name the endpoint, and from elsewhere it would escape the node
- * quota and be checked against this node's lease files as if it were a local process. A claim
- * without a lease (0) cannot be checked either.
+ * ({@link ThisHost}), or when the lease it names is held right now in this node's lease directory
+ * (a container with a network of its own, such as Docker's bridge, connects from an address that is
+ * not the host's, but only a process of this node can lock a file of the node's tmpfs). Anyone can
+ * name the endpoint, and from elsewhere it would escape the node quota and be checked against this
+ * node's lease files as if it were a local process. A claim without a lease (0) cannot be checked
+ * either.
  */
 final class NodeClaims {
   private final String endpoint;
   private final ThisHost thisHost;
+  private final LongPredicate leaseHeldHere;
 
-  NodeClaims(String endpoint, ThisHost thisHost) {
+  NodeClaims(String endpoint, ThisHost thisHost, LongPredicate leaseHeldHere) {
     this.endpoint = endpoint;
     this.thisHost = thisHost;
+    this.leaseHeldHere = leaseHeldHere;
   }
 
   /** The node key of {@code hello} arriving from {@code source} ({@code peerHost} its text). */
   String nodeKey(Hello hello, InetAddress source, String peerHost) {
     boolean claimsThisNode = hello.livenessEndpoint.equals(endpoint);
-    return nodeKey(hello, endpoint, claimsThisNode && thisHost.isThisHost(source), peerHost);
+    return nodeKey(
+        hello,
+        endpoint,
+        claimsThisNode
+            && (thisHost.isThisHost(source)
+                || (hello.lease != 0 && leaseHeldHere.test(hello.lease))),
+        peerHost);
   }
 
-  /** The decision itself, given whether the connection comes from this host. */
-  static String nodeKey(Hello hello, String endpoint, boolean fromThisHost, String peerHost) {
+  /** The decision itself, given whether the peer was found to be a process of this node. */
+  static String nodeKey(Hello hello, String endpoint, boolean onThisNode, String peerHost) {
     String claimed = hello.livenessEndpoint;
     boolean checkable = hello.lease != 0 && !claimed.isEmpty();
     if (checkable && claimed.equals(endpoint)) {
-      return fromThisHost ? "" : unchecked(peerHost);
+      return onThisNode ? "" : unchecked(peerHost);
     }
     return checkable ? claimed : unchecked(peerHost);
   }

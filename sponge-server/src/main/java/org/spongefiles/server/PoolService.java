@@ -58,7 +58,7 @@ final class PoolService {
     this.ledger = ledger;
     this.metrics = metrics;
     this.pins = pins;
-    this.claims = new NodeClaims(endpoint, new ThisHost());
+    this.claims = new NodeClaims(endpoint, new ThisHost(), pool.leases()::isAlive);
   }
 
   /**

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.NetworkInterface;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.pool.Lease;
+import org.spongefiles.core.pool.LeaseDirectory;
 import org.spongefiles.core.wire.Hello;
 
 /**
@@ -27,6 +31,34 @@ class NodeClaimsTest {
     Hello local = hello(ENDPOINT, 4242, 1_700_000_000_000L);
     assertThat(NodeClaims.nodeKey(local, ENDPOINT, true, "10.0.0.9")).isEmpty();
     assertThat(NodeClaims.nodeKey(local, ENDPOINT, false, "10.0.0.9")).isEqualTo("?10.0.0.9");
+  }
+
+  @Test
+  void aClaimFromAnotherAddressIsBelievedWhileItsLeaseIsHeldOnThisNode(@TempDir Path pools)
+      throws Exception {
+    // A container on a bridge network: its connection comes from an address of its own.
+    InetAddress container = InetAddress.getByName("192.0.2.7");
+    LeaseDirectory leases = LeaseDirectory.beside(pools);
+    NodeClaims claims = new NodeClaims(ENDPOINT, new ThisHost(), leases::isAlive);
+    Lease lease = leases.acquire();
+    Hello held =
+        new Hello(
+            ENDPOINT, 1, lease.id(), 1, "attempt_bridge", new byte[0], new byte[32], new byte[0]);
+    Hello guessed =
+        new Hello(
+            ENDPOINT,
+            1,
+            lease.id() ^ 0x5a5a,
+            1,
+            "attempt_guess",
+            new byte[0],
+            new byte[32],
+            new byte[0]);
+
+    assertThat(claims.nodeKey(held, container, "192.0.2.7")).isEmpty();
+    assertThat(claims.nodeKey(guessed, container, "192.0.2.7")).isEqualTo("?192.0.2.7");
+    lease.close();
+    assertThat(claims.nodeKey(held, container, "192.0.2.7")).isEqualTo("?192.0.2.7");
   }
 
   @Test
