@@ -23,6 +23,7 @@ public final class ServerStatus {
   /** True when the server's metrics were read; false leaves the task bytes and connections 0. */
   public final boolean detailed;
 
+  /** A server whose STATS and metrics were both read. */
   ServerStatus(
       String address,
       String rack,
@@ -33,56 +34,52 @@ public final class ServerStatus {
       long remoteTaskBytes,
       long connections,
       List<TaskHolding> topTasks) {
-    this.address = address;
-    this.rack = rack;
-    this.poolBytes = poolBytes;
-    this.usedBytes = usedBytes;
-    this.freeBytes = freeBytes;
-    this.localTaskBytes = localTaskBytes;
-    this.remoteTaskBytes = remoteTaskBytes;
-    this.connections = connections;
-    this.topTasks = List.copyOf(topTasks);
-    this.error = null;
-    this.detailed = true;
+    this(
+        address,
+        rack,
+        new long[] {poolBytes, usedBytes, freeBytes, localTaskBytes, remoteTaskBytes, connections},
+        topTasks,
+        null,
+        true);
   }
 
+  /**
+   * @param sizes pool, used, free, local task and remote task bytes, then connections
+   */
   private ServerStatus(
-      String address, String rack, long poolBytes, long usedBytes, long freeBytes) {
+      String address,
+      String rack,
+      long[] sizes,
+      List<TaskHolding> topTasks,
+      String error,
+      boolean detailed) {
     this.address = address;
     this.rack = rack;
-    this.poolBytes = poolBytes;
-    this.usedBytes = usedBytes;
-    this.freeBytes = freeBytes;
-    this.localTaskBytes = 0;
-    this.remoteTaskBytes = 0;
-    this.connections = 0;
-    this.topTasks = List.of();
-    this.error = null;
-    this.detailed = false;
+    this.poolBytes = sizes[0];
+    this.usedBytes = sizes[1];
+    this.freeBytes = sizes[2];
+    this.localTaskBytes = sizes[3];
+    this.remoteTaskBytes = sizes[4];
+    this.connections = sizes[5];
+    this.topTasks = List.copyOf(topTasks);
+    this.error = error;
+    this.detailed = detailed;
   }
 
   /** A server that answered STATS but publishes no metrics port. */
   static ServerStatus withoutMetrics(
       String address, String rack, long poolBytes, long usedBytes, long freeBytes) {
-    return new ServerStatus(address, rack, poolBytes, usedBytes, freeBytes);
-  }
-
-  private ServerStatus(String address, String rack, String error) {
-    this.address = address;
-    this.rack = rack;
-    this.poolBytes = 0;
-    this.usedBytes = 0;
-    this.freeBytes = 0;
-    this.localTaskBytes = 0;
-    this.remoteTaskBytes = 0;
-    this.connections = 0;
-    this.topTasks = List.of();
-    this.error = error;
-    this.detailed = false;
+    return new ServerStatus(
+        address,
+        rack,
+        new long[] {poolBytes, usedBytes, freeBytes, 0, 0, 0},
+        List.of(),
+        null,
+        false);
   }
 
   static ServerStatus unreachable(String address, String rack, String error) {
-    return new ServerStatus(address, rack, error);
+    return new ServerStatus(address, rack, new long[6], List.of(), error, false);
   }
 
   /** Bytes held by tasks (of this node and of others), from the pool's owner entries. */
