@@ -155,7 +155,7 @@ public final class SpongeServer implements RunningDaemon {
     ServerSettings settings = ServerSettings.of(conf);
     SharedPool pool = SharedPool.open(settings.pool);
     try {
-      settings.checkChunkSize(pool.chunkSize());
+      settings.checkPoolChunkSize(pool);
     } catch (ConfigException e) {
       pool.close();
       throw e;

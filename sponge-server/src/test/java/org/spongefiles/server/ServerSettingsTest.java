@@ -51,7 +51,7 @@ class ServerSettingsTest {
     assertThatThrownBy(() -> ServerSettings.of(conf))
         .isInstanceOf(ConfigException.class)
         .hasMessage(
-            "Invalid value 100k for configuration sponge.chunk.size: tasks accept only whole"
-                + " multiples of sponge.checksum.block.size (64k)");
+            "Invalid value 64k for configuration sponge.checksum.block.size: must divide the"
+                + " chunk size 100k (sponge.chunk.size)");
   }
 }
