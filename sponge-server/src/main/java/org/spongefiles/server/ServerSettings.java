@@ -9,7 +9,7 @@ import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ParsedConfig;
@@ -49,10 +49,8 @@ final class ServerSettings {
   final long refusalLogIntervalMillis;
   final boolean poolTouch;
 
-  /** The parsed {@code sponge.zookeeper.*} keys; null when no quorum is configured. */
-  final ParsedConfig zookeeper;
-
-  final ZooKeeperLayout zookeeperLayout;
+  /** Where the server registers, when a quorum is configured. */
+  final ZooKeeperSettings zookeeper;
 
   private ServerSettings(Configuration conf) {
     ParsedConfig parsed =
@@ -85,8 +83,7 @@ final class ServerSettings {
     this.maxConnectionsPerAddress = parsed.get(ServerOptions.MAX_CONNECTIONS_PER_ADDRESS);
     this.refusalLogIntervalMillis = parsed.get(ServerOptions.REFUSAL_LOG_INTERVAL).toMillis();
     this.poolTouch = parsed.get(ServerOptions.POOL_TOUCH);
-    this.zookeeper = parsed.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty() ? null : parsed;
-    this.zookeeperLayout = ZooKeeperLayout.from(parsed);
+    this.zookeeper = ZooKeeperSettings.from(parsed);
   }
 
   /**

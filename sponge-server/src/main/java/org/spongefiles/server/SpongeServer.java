@@ -252,12 +252,12 @@ public final class SpongeServer implements RunningDaemon {
           MetricsEndpoint.start(
               host, metricsPort, metrics.registry, ServerOptions.METRICS_PORT.key());
     }
-    if (settings.zookeeper != null) {
+    if (settings.zookeeper.configured()) {
       zookeeper = ZooKeeperClients.start(settings.zookeeper);
       registration =
           ServerRegistry.register(
               zookeeper,
-              settings.zookeeperLayout,
+              settings.zookeeper.layout(),
               new ServerRegistration(
                   ServerAddress.parse(endpoint),
                   rack,

@@ -39,7 +39,7 @@ class ServerSettingsTest {
     assertThat(settings.bindHost).isEqualTo("127.0.0.1");
     assertThat(settings.metricsPort).isEqualTo(-1);
     assertThat(settings.secret).isNull();
-    assertThat(settings.zookeeper).isNull();
+    assertThat(settings.zookeeper.configured()).isFalse();
   }
 
   @Test

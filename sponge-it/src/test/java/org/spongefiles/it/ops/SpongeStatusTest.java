@@ -22,10 +22,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -196,11 +198,14 @@ class SpongeStatusTest {
   @Test
   void aRegisteredServerThatDoesNotAnswerExitsTwoAndNoLeaderExitsOne() throws Exception {
     int deadPort = freePort();
-    try (CuratorFramework client = ZooKeeperClients.start(base("ghost", "/rack-1"));
+    ZooKeeperSettings ghostSettings =
+        ZooKeeperSettings.from(
+            ConfigCheck.validate(base("ghost", "/rack-1"), new ClusterOptions()));
+    try (CuratorFramework client = ZooKeeperClients.start(ghostSettings);
         Closeable ghost =
             ServerRegistry.register(
                 client,
-                ZooKeeperLayout.fromConfiguration(base("ghost", "/rack-1")),
+                ghostSettings.layout(),
                 new ServerRegistration(
                     ServerAddress.parse("127.0.0.1:" + deadPort), "/rack-1", 8, CHUNK, 1))) {
       Awaitility.await()
