@@ -73,6 +73,7 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
     }
   }
 
+  /** Whether {@code failure} is a bad value of the fallback key itself: no fallback is known. */
   private static boolean badFallback(Exception failure) {
     return failure instanceof ConfigException
         && ((ConfigException) failure).key().equals(MergerOptions.FALLBACK.key());
