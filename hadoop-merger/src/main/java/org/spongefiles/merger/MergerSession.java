@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.config.ParsedConfig;
 
 /**
  * One reduce attempt's use of SpongeFiles: its {@link SpongeTask}, its counters and its merge
@@ -46,18 +47,20 @@ final class MergerSession implements Closeable {
   }
 
   /**
-   * Opens SpongeFiles for the reduce attempt of {@code context}, run by the calling thread.
+   * Opens SpongeFiles for the reduce attempt of {@code context}, run by the calling thread, with
+   * {@code values}: sponge-core's and the merger's keys, parsed once by {@link #parse}.
    *
    * @throws IOException or {@link org.spongefiles.core.config.ConfigException} naming the key whose
    *     value makes SpongeFiles unusable
    */
-  static MergerSession open(ShuffleConsumerPlugin.Context<?, ?> context) throws IOException {
+  static MergerSession open(ShuffleConsumerPlugin.Context<?, ?> context, ParsedConfig values)
+      throws IOException {
     JobConf conf = context.getJobConf();
     ShuffleMemory memory = ShuffleMemory.from(conf);
     checkSpillKey(conf);
-    SpongeTask task = SpongeTask.open(conf, context.getReduceId().toString());
+    SpongeTask task = SpongeTask.open(values, conf, context.getReduceId().toString());
     try {
-      ReadBudget budget = ReadBudget.from(conf, task, context.getCodec() != null);
+      ReadBudget budget = ReadBudget.from(values, conf, task, context.getCodec() != null);
       MergerSession session = new MergerSession(context, task, memory, budget);
       OpenSessions.shared().add(session, Thread.currentThread());
       return session;
@@ -65,6 +68,17 @@ final class MergerSession implements Closeable {
       task.close();
       throw e;
     }
+  }
+
+  /**
+   * Parses and checks every key the merger reads, sponge-core's and {@link MergerOptions}, once,
+   * before anything is opened.
+   *
+   * @throws org.spongefiles.core.config.ConfigException naming the key and value of the first
+   *     unusable setting
+   */
+  static ParsedConfig parse(JobConf conf) {
+    return SpongeTask.parse(conf, new MergerOptions());
   }
 
   /** Never write intermediate data in the clear when the job asked for it encrypted. */

@@ -6,6 +6,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ConfigValues;
 
 /**
  * The read memory of one merge: each SpongeFile segment costs two read windows (one read ahead) and
@@ -33,13 +34,15 @@ final class ReadBudget {
   }
 
   /**
-   * The budget for the readers of {@code task}, whose windows it sizes.
+   * The budget for the readers of {@code task}, whose windows it sizes, from the merger's parsed
+   * {@code values} and Hadoop's encryption keys in {@code conf}.
    *
    * @throws ConfigException when the total does not hold two segments
    */
-  static ReadBudget from(Configuration conf, SpongeTask task, boolean compressed) {
-    long requested = MergerOptions.READ_BUFFER_SIZE.get(conf);
-    long total = MergerOptions.READ_BUFFER_TOTAL.get(conf);
+  static ReadBudget from(
+      ConfigValues values, Configuration conf, SpongeTask task, boolean compressed) {
+    long requested = values.get(MergerOptions.READ_BUFFER_SIZE);
+    long total = values.get(MergerOptions.READ_BUFFER_TOTAL);
     int window = task.readWindow(requested);
     long perSegment = 3L * window;
     if (compressed) {

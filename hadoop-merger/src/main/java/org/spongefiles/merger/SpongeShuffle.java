@@ -7,6 +7,8 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ParsedConfig;
 
 /**
  * Hadoop's reduce-side shuffle with its merge over SpongeFiles. Enable it with
@@ -30,11 +32,12 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
   @Override
   @SuppressWarnings("rawtypes")
   protected MergeManager<K, V> createMergeManager(ShuffleConsumerPlugin.Context context) {
-    boolean fallback = MergerOptions.FALLBACK.get(context.getJobConf());
+    ParsedConfig values = null;
     MergerSession opened = null;
     try {
+      values = MergerSession.parse(context.getJobConf());
       HadoopRelease.check(HadoopRelease.running());
-      opened = MergerSession.open(context);
+      opened = MergerSession.open(context, values);
       MergeManager<K, V> manager = opened.manager(this);
       session = opened;
       return manager;
@@ -42,7 +45,12 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
       if (opened != null) {
         closeQuietly(opened, e);
       }
-      if (!fallback) {
+      if (badFallback(e)) {
+        throw new SpongeMergerException(
+            "SpongeFiles merger cannot start for " + context.getReduceId() + ": " + e.getMessage(),
+            e);
+      }
+      if (!fallback(values, context)) {
         throw new SpongeMergerException(
             "SpongeFiles merger cannot start for "
                 + context.getReduceId()
@@ -63,6 +71,23 @@ public class SpongeShuffle<K, V> extends Shuffle<K, V> {
           .incrCounter(MergerCounter.GROUP, MergerCounter.FALLBACK_TO_HADOOP_MERGER.name(), 1);
       return super.createMergeManager(context);
     }
+  }
+
+  /** Whether {@code failure} is a bad value of the fallback key itself: no fallback is known. */
+  private static boolean badFallback(Exception failure) {
+    return failure instanceof ConfigException
+        && ((ConfigException) failure).key().equals(MergerOptions.FALLBACK.key());
+  }
+
+  /**
+   * {@code sponge.merger.fallback} from the parsed values or, when the parse stopped at another
+   * key's bad value (perhaps before reaching this one), read alone on the way to failing.
+   */
+  private static boolean fallback(
+      ParsedConfig values, ShuffleConsumerPlugin.Context<?, ?> context) {
+    return values != null
+        ? values.get(MergerOptions.FALLBACK)
+        : MergerOptions.FALLBACK.get(context.getJobConf());
   }
 
   /**

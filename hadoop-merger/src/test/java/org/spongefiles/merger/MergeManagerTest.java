@@ -18,6 +18,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.testkit.CountingConfiguration;
 import org.spongefiles.testkit.TestDirs;
 
 /**
@@ -124,6 +125,31 @@ class MergeManagerTest {
     assertThat(harness.sponge(MergerCounter.MEMORY_FLUSHES.name())).isEqualTo(1);
     assertThat(harness.sponge(MergerCounter.FINAL_MERGE_SEGMENTS.name())).isEqualTo(3);
     assertThat(harness.counter(TaskCounter.SPILLED_RECORDS)).isEqualTo(8_500);
+  }
+
+  /** Sponge-core's and the merger's keys are parsed once, at the start, for the whole task. */
+  @Test
+  void aReduceThatSpillsAndMergesReadsEachSpongeKeyOnce() throws Throwable {
+    CountingConfiguration conf = new CountingConfiguration(harness.conf);
+    harness = new ShuffleHarness(conf);
+    MergeManager<Text, IntWritable> manager = shuffle.createMergeManager(harness.context(null));
+    Map<String, Integer> all = new TreeMap<>();
+    for (int i = 0; i < 3; i++) {
+      byte[] ifile = harness.mapOutput(records("m" + i, 8_500, all));
+      harness.fetch(manager.reserve(harness.nextMap(), ifile.length - 4, 0), ifile);
+    }
+
+    List<String> merged = ShuffleHarness.drain(manager.close());
+    shuffle.close();
+
+    List<String> expected = new ArrayList<>();
+    all.forEach((k, v) -> expected.add(k + "=" + v));
+    assertThat(merged).isEqualTo(expected);
+    assertThat(harness.counter(TaskCounter.SPILLED_RECORDS)).isPositive();
+    assertThat(conf.readMoreThanOnce()).isEmpty();
+    assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+    assertThat(conf.reads(MergerOptions.READ_BUFFER_TOTAL.key())).isEqualTo(1);
+    assertThat(conf.reads(MergerOptions.FALLBACK.key())).isEqualTo(1);
   }
 
   @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 
@@ -79,8 +80,9 @@ class ReadBudgetTest {
     Configuration conf = SpongeTestConf.of(pool, disk, 8L << 20, CHUNK);
     conf.set("sponge.merger.read.buffer.size", requested);
     conf.set("sponge.merger.read.buffer.total", total);
-    try (SpongeTask task = SpongeTask.open(conf, "attempt_budget_r_000000_0")) {
-      check.accept(ReadBudget.from(conf, task, compressed));
+    ParsedConfig values = SpongeTask.parse(conf, new MergerOptions());
+    try (SpongeTask task = SpongeTask.open(values, conf, "attempt_budget_r_000000_0")) {
+      check.accept(ReadBudget.from(values, conf, task, compressed));
     }
   }
 

@@ -46,7 +46,12 @@ final class ShuffleHarness {
   private int maps;
 
   ShuffleHarness(Path pool, Path disk) {
-    conf = new JobConf(SpongeTestConf.of(pool, disk, 16L << 20, 64L << 10));
+    this(new JobConf(SpongeTestConf.of(pool, disk, 16L << 20, 64L << 10)));
+  }
+
+  /** A harness whose reduce task is configured by {@code conf} (a pool and disk of its own). */
+  ShuffleHarness(JobConf conf) {
+    this.conf = conf;
     conf.setMapOutputKeyClass(Text.class);
     conf.setMapOutputValueClass(IntWritable.class);
     metrics = ShuffleClientMetrics.create(REDUCE, conf);

@@ -67,6 +67,47 @@ class StartupTest {
   }
 
   @Test
+  void invalidMergerValueFailsTheTaskBeforeAnythingOpensNamingKeyAndValue() {
+    harness.conf.set(MergerOptions.READ_BUFFER_SIZE.key(), "lots");
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .isInstanceOf(SpongeMergerException.class)
+        .hasMessageContaining(
+            "Invalid value lots for configuration sponge.merger.read.buffer.size: not a byte size")
+        .hasMessageContaining("sponge.merger.fallback=true")
+        .hasCauseInstanceOf(ConfigException.class);
+    assertThat(TestDirs.countFiles(pool)).as("no pool opened").isZero();
+  }
+
+  @Test
+  void invalidMergerValueFallsBackWhenAllowed() throws Throwable {
+    harness.conf.set(MergerOptions.READ_BUFFER_TOTAL.key(), "-1m");
+    MergerOptions.FALLBACK.set(harness.conf, true);
+    SpongeShuffle<Text, IntWritable> shuffle = new SpongeShuffle<>();
+
+    shuffle.init(context());
+
+    MergeManager<?, ?> manager = mergeManagerOf(shuffle);
+    try {
+      assertThat(manager).isInstanceOf(MergeManagerImpl.class);
+      assertThat(harness.sponge(MergerCounter.FALLBACK_TO_HADOOP_MERGER.name())).isEqualTo(1);
+    } finally {
+      manager.close();
+    }
+  }
+
+  @Test
+  void invalidFallbackValueFailsNamingKeyAndValue() {
+    harness.conf.set(MergerOptions.FALLBACK.key(), "maybe");
+
+    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+        .isInstanceOf(SpongeMergerException.class)
+        .hasMessageEndingWith(
+            "Invalid value maybe for configuration sponge.merger.fallback: must be true or false")
+        .hasCauseInstanceOf(ConfigException.class);
+  }
+
+  @Test
   void invalidHadoopShuffleValueFailsNamingHadoopsKey() {
     harness.conf.set(MRJobConfig.SHUFFLE_MERGE_PERCENT, "1.5");
 

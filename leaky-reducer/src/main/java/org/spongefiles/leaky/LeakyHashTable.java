@@ -13,6 +13,8 @@ import org.apache.hadoop.io.Writable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ParsedConfig;
 
 /**
  * The leaky-buffer hashtable (Liu and Ng): keys are kept as objects (the control information);
@@ -66,7 +68,11 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
 
   private LeakyHashTable(Builder<K, V> builder) {
     Configuration conf = builder.conf;
-    this.settings = new LeakySettings(conf);
+    ParsedConfig values = builder.values;
+    if (values == null) {
+      values = builder.task != null ? ConfigCheck.validate(conf, new LeakyOptions()) : parse(conf);
+    }
+    this.settings = new LeakySettings(values);
     this.index = new KeyIndex<>(new WritableCopier<>(builder.keyClass, conf));
     this.reused = new WritableCopier<>(builder.valueClass, conf).newInstance();
     this.name = builder.taskAttempt + "-leaky";
@@ -75,11 +81,12 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
       this.overflow = new Overflow(() -> task, false, name);
     } else {
       String taskAttempt = builder.taskAttempt;
+      ParsedConfig spongeValues = values;
       this.overflow =
           new Overflow(
               () -> {
                 try {
-                  return SpongeTask.open(conf, taskAttempt + "-leaky");
+                  return SpongeTask.open(spongeValues, conf, taskAttempt + "-leaky");
                 } catch (IOException e) {
                   throw new UncheckedIOException(
                       "cannot open SpongeFiles for the overflow of " + taskAttempt, e);
@@ -95,6 +102,18 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     this.decided = settings.layout != Layout.AUTO;
     this.mayRevise = !decided;
     this.nextSpillAt = settings.budget;
+  }
+
+  /**
+   * Parses and checks, once, every key a table of a task reads: {@link LeakyOptions} with
+   * sponge-core's (its overflow's SpongeFiles are opened with these values). A task that builds
+   * tables itself parses once and gives each table the result ({@link Builder#parsed}).
+   *
+   * @throws org.spongefiles.core.config.ConfigException naming the key and value of the first
+   *     unusable setting
+   */
+  public static ParsedConfig parse(Configuration conf) {
+    return SpongeTask.parse(conf, new LeakyOptions());
   }
 
   /** Starts a table of keys of {@code keyClass} and values of {@code valueClass}. */
@@ -448,15 +467,29 @@ public final class LeakyHashTable<K extends Writable, V extends Writable> implem
     private Configuration conf = new Configuration();
     private String taskAttempt;
     private SpongeTask task;
+    private ParsedConfig values;
 
     private Builder(Class<K> keyClass, Class<V> valueClass) {
       this.keyClass = Objects.requireNonNull(keyClass, "keyClass cannot be null");
       this.valueClass = Objects.requireNonNull(valueClass, "valueClass cannot be null");
     }
 
-    /** The configuration with the {@code sponge.leaky.*} and SpongeFiles keys. */
+    /**
+     * The configuration with the {@code sponge.leaky.*} and SpongeFiles keys. Unless {@link
+     * #parsed} gives them, the table parses them at {@link #build} (only the {@code sponge.leaky.*}
+     * keys with {@link #overflowTo}), so a bad value fails there, naming the key and value.
+     */
     public Builder<K, V> conf(Configuration conf) {
       this.conf = Objects.requireNonNull(conf, "conf cannot be null");
+      return this;
+    }
+
+    /**
+     * The keys of {@link #conf}, already parsed by {@link LeakyHashTable#parse}: the table reads
+     * none of them again.
+     */
+    public Builder<K, V> parsed(ParsedConfig values) {
+      this.values = Objects.requireNonNull(values, "values cannot be null");
       return this;
     }
 

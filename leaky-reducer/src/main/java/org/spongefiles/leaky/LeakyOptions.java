@@ -1,7 +1,10 @@
 package org.spongefiles.leaky;
 
 import java.util.List;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.Validator;
 
@@ -71,6 +74,31 @@ public final class LeakyOptions implements OptionSet {
               "LeakyJoinReducer: serialized probe-side records of one join key buffered on the heap "
                   + "when that key's build-side values were moved to SpongeFiles; the build values "
                   + "are read back once per batch instead of once per probe record.");
+
+  /** A table's budget: {@link #BUDGET}, or {@link #BUDGET_FRACTION} of this JVM's maximum heap. */
+  static long budget(ConfigValues values) {
+    long configured = values.get(BUDGET);
+    return configured > 0
+        ? configured
+        : (long) (Runtime.getRuntime().maxMemory() * values.get(BUDGET_FRACTION));
+  }
+
+  /** The budget holds at least two pages. */
+  @Override
+  public void checkTogether(ConfigValues values) {
+    long budget = budget(values);
+    long pageSize = values.get(PAGE_SIZE);
+    if (budget < 2L * pageSize) {
+      throw new ConfigException(
+          BUDGET.key(),
+          ByteSize.format(budget),
+          "must hold at least two pages of "
+              + PAGE_SIZE.key()
+              + " ("
+              + ByteSize.format(pageSize)
+              + ")");
+    }
+  }
 
   @Override
   public String title() {

@@ -15,8 +15,11 @@ import org.apache.hadoop.io.Text;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.tier.TierKind;
+import org.spongefiles.testkit.CountingConfiguration;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 
@@ -122,6 +125,49 @@ class LeakyHashTableTest {
     assertThatThrownBy(() -> table.put(new IntWritable(1), value))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
+  }
+
+  @Test
+  void aTableThatOverflowsReadsEachKeyOnce() throws Exception {
+    Configuration base = conf();
+    base.set("sponge.tiers", "disk");
+    LeakyOptions.BUDGET.set(base, 64L << 10);
+    LeakyOptions.PAGE_SIZE.set(base, 8L << 10);
+    CountingConfiguration conf = new CountingConfiguration(base);
+    try (LeakyHashTable<IntWritable, Text> table =
+        LeakyHashTable.builder(IntWritable.class, Text.class)
+            .conf(conf)
+            .taskAttempt("attempt_leaky_once_r_000000_0")
+            .build()) {
+      Text value = new Text("x".repeat(300));
+      for (int i = 0; i < 1000; i++) {
+        table.put(new IntWritable(i % 100), value);
+      }
+
+      assertThat(table.stats().overflowBytes()).isPositive();
+      assertThat(conf.readMoreThanOnce()).isEmpty();
+      assertThat(conf.reads(LeakyOptions.PAGE_SIZE.key())).isEqualTo(1);
+      assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+    }
+  }
+
+  /** A bad value fails the table at its start, not at its first overflow, naming key and value. */
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "sponge.leaky.page.size|huge|not a byte size",
+        "sponge.leaky.layout|diagonal|must be one of auto, shared, per_key",
+        "sponge.leaky.auto.sample|1|must be between 16 and",
+        "sponge.chunk.size|lots|not a byte size",
+      })
+  void aBadValueFailsTheTableAtBuildNamingKeyAndValue(String key, String value, String reason) {
+    Configuration conf = conf();
+    conf.set(key, value);
+    assertThatThrownBy(() -> table(conf))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("Invalid value " + value + " for configuration " + key + ": ")
+        .hasMessageContaining(reason);
   }
 
   @Test

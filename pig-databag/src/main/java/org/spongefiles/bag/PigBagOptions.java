@@ -4,10 +4,10 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.bag.filler.SelfSpill;
 import org.spongefiles.bag.task.BagSettings;
-import org.spongefiles.core.SpongeOptions;
-import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ConfigOption;
 import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.config.Validator;
 
 /**
@@ -68,19 +68,21 @@ public final class PigBagOptions implements OptionSet {
       List.of(BAG_MEMORY, SELF_SPILL, MERGE_FANIN, READ_BUFFER);
 
   /**
-   * The bags' settings of a task configured by {@code conf}, after checking every {@code sponge.*}
-   * key of sponge-core's and of this set once (unknown keys are warned about).
+   * The bags' settings of a task configured by {@code conf}: every {@code sponge.*} key of
+   * sponge-core's and of this set is parsed and checked once (unknown keys are warned about), and
+   * the task's SpongeFiles are opened with the same values at its first spill.
    *
    * @throws org.spongefiles.core.config.ConfigException naming the key when a value is invalid, so
    *     a bad recipe fails the task at its first bag, not at its first spill
    */
   public static BagSettings settings(Configuration conf) {
-    ConfigCheck.validate(conf, new SpongeOptions(), new PigBagOptions());
+    ParsedConfig values = SpongeTask.parse(conf, new PigBagOptions());
     return new BagSettings(
-        BAG_MEMORY.get(conf),
-        READ_BUFFER.get(conf).intValue(),
-        MERGE_FANIN.get(conf),
-        SELF_SPILL.get(conf));
+        values.get(BAG_MEMORY),
+        values.get(READ_BUFFER).intValue(),
+        values.get(MERGE_FANIN),
+        values.get(SELF_SPILL),
+        values);
   }
 
   @Override

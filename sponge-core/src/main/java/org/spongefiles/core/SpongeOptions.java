@@ -2,7 +2,10 @@ package org.spongefiles.core;
 
 import java.time.Duration;
 import java.util.List;
+import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ConfigOption;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.config.Importance;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.Validator;
@@ -271,6 +274,31 @@ public final class SpongeOptions implements OptionSet {
       ConfigOption.string("sponge.node.id", "")
           .describe(
               "Name of this node in chunk owner records and logs; empty means the host name.");
+
+  /** A chunk is a whole number of checksum blocks: {@link #checkBlocksFill}. */
+  @Override
+  public void checkTogether(ConfigValues values) {
+    checkBlocksFill(values.get(CHUNK_SIZE), values.get(CHECKSUM_BLOCK_SIZE), CHUNK_SIZE.key());
+  }
+
+  /**
+   * The one rule tying the chunk size to {@code sponge.checksum.block.size}: checksum blocks fill a
+   * chunk exactly, so a reader's window (whole blocks) never straddles two chunks. Tasks and the
+   * sponge server check it for the configured chunk size and for the chunk size of a pool they
+   * attach to, which wins over the configured one.
+   *
+   * @param chunkOrigin where {@code chunkSize} comes from, for the message ({@code
+   *     sponge.chunk.size}, "the chunk size of pool ...")
+   * @throws ConfigException naming {@code sponge.checksum.block.size}, its value and the chunk size
+   */
+  public static void checkBlocksFill(long chunkSize, long checksumBlockSize, String chunkOrigin) {
+    if (chunkSize % checksumBlockSize != 0) {
+      throw new ConfigException(
+          CHECKSUM_BLOCK_SIZE.key(),
+          ByteSize.format(checksumBlockSize),
+          "must divide the chunk size " + ByteSize.format(chunkSize) + " (" + chunkOrigin + ")");
+    }
+  }
 
   private static Validator<String> posixPermissions() {
     return new Validator<String>() {

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.config.OptionSet;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.io.BufferPool;
 import org.spongefiles.core.io.ReadBuffers;
 import org.spongefiles.core.stats.SpongeStats;
@@ -71,8 +73,23 @@ public final class SpongeTask implements Closeable {
 
   /** Opens SpongeFiles for task attempt {@code taskId} running in this process. */
   public static SpongeTask open(Configuration conf, String taskId) throws IOException {
-    SpongeTaskSettings settings = new SpongeTaskSettings(conf);
-    return open(conf, settings, TaskIdentity.current(settings.values, taskId));
+    return open(parse(conf), conf, taskId);
+  }
+
+  /**
+   * Opens SpongeFiles for task attempt {@code taskId} running in this process, with the sponge-core
+   * values {@link #parse} read from {@code conf}: no {@code sponge.*} key is read again. A module
+   * that reads keys of its own (the merger, the Pig bags, the leaky table) parses them with
+   * sponge-core's in one {@link #parse} and opens its task with the result.
+   *
+   * @param conf the task's configuration, for Hadoop's keys (local directories, the file system of
+   *     {@code sponge.dfs.dir})
+   * @throws IllegalArgumentException when {@code values} were not made by {@link #parse}
+   */
+  public static SpongeTask open(ParsedConfig values, Configuration conf, String taskId)
+      throws IOException {
+    SpongeTaskSettings settings = new SpongeTaskSettings(values);
+    return open(conf, settings, TaskIdentity.current(values, taskId));
   }
 
   /**
@@ -83,7 +100,21 @@ public final class SpongeTask implements Closeable {
    * @throws IOException when a configured tier cannot be used (the message names the key)
    */
   public static SpongeTask open(Configuration conf, TaskIdentity identity) throws IOException {
-    return open(conf, new SpongeTaskSettings(conf), identity);
+    return open(conf, new SpongeTaskSettings(parse(conf)), identity);
+  }
+
+  /**
+   * Parses and checks, once, every {@code sponge.*} key a task reads: sponge-core's and those of
+   * {@code moduleSets} (a module's own keys), with the rules across keys of each set. Unknown keys
+   * are warned about once per process, naming the nearest known key.
+   *
+   * @return the values to open the task with ({@link #open(ParsedConfig, Configuration, String)})
+   *     and to build the module's settings from
+   * @throws org.spongefiles.core.config.ConfigException naming the key and value of the first
+   *     unusable setting
+   */
+  public static ParsedConfig parse(Configuration conf, OptionSet... moduleSets) {
+    return SpongeTaskSettings.parse(conf, moduleSets);
   }
 
   private static SpongeTask open(
@@ -99,7 +130,8 @@ public final class SpongeTask implements Closeable {
             pool.pool().metadataFile(),
             pool.pool().chunkSize());
         chunkSize = pool.pool().chunkSize();
-        settings.checkBlockDividesChunk(chunkSize, "the chunk size of " + pool.pool());
+        SpongeOptions.checkBlocksFill(
+            chunkSize, settings.checksumBlockSize, "the chunk size of " + pool.pool());
       }
       SpongeTask task = new SpongeTask(identity, settings, chain, chunkSize);
       LOG.debug("SpongeFiles for {}: tiers {}, {}", identity, chain, task.placement);

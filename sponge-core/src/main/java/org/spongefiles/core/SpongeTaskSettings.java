@@ -1,10 +1,12 @@
 package org.spongefiles.core;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.cluster.ClusterOptions;
-import org.spongefiles.core.config.ByteSize;
 import org.spongefiles.core.config.ConfigCheck;
-import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.stats.SpongeStats;
@@ -12,6 +14,10 @@ import org.spongefiles.core.wire.ClusterSecret;
 
 /** The parsed, cross-checked settings of one task, read once at {@link SpongeTask#open}. */
 final class SpongeTaskSettings {
+  /** The option sets of every task, whatever else it parses. */
+  private static final List<OptionSet> CORE_SETS =
+      List.of(new SpongeOptions(), new ClusterOptions());
+
   final int configuredChunkSize;
   final int checksumBlockSize;
   final boolean poolChecksum;
@@ -31,10 +37,29 @@ final class SpongeTaskSettings {
    */
   final ParsedConfig values;
 
-  SpongeTaskSettings(Configuration conf) {
-    // Every key of every tier is parsed and checked now, so a bad value fails at start, not at the
-    // first spill.
-    this.values = ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions());
+  /**
+   * Parses and checks every key of every tier, and of {@code moduleSets}, once: a bad value fails
+   * at start, not at the first spill.
+   */
+  static ParsedConfig parse(Configuration conf, OptionSet... moduleSets) {
+    List<OptionSet> sets = new ArrayList<>(CORE_SETS);
+    sets.addAll(Arrays.asList(moduleSets));
+    return ConfigCheck.validate(conf, sets.toArray(new OptionSet[0]));
+  }
+
+  /**
+   * The settings of {@code values}, which {@link #parse} made.
+   *
+   * @throws IllegalArgumentException when {@code values} lacks sponge-core's keys
+   */
+  SpongeTaskSettings(ParsedConfig values) {
+    for (OptionSet set : CORE_SETS) {
+      if (!values.covers(set)) {
+        throw new IllegalArgumentException(
+            "The values lack the keys of '" + set.title() + "': parse them with SpongeTask.parse");
+      }
+    }
+    this.values = values;
     this.configuredChunkSize = values.get(SpongeOptions.CHUNK_SIZE).intValue();
     this.checksumBlockSize = values.get(SpongeOptions.CHECKSUM_BLOCK_SIZE).intValue();
     this.poolChecksum = values.get(SpongeOptions.POOL_CHECKSUM);
@@ -42,18 +67,7 @@ final class SpongeTaskSettings {
     this.writeBuffers = values.get(SpongeOptions.WRITE_BUFFERS);
     this.writeOverflow = values.get(SpongeOptions.WRITE_OVERFLOW);
     this.ioThreads = values.get(SpongeOptions.IO_THREADS);
-    checkBlockDividesChunk(configuredChunkSize, SpongeOptions.CHUNK_SIZE.key());
     this.remote = SpongeSettings.remote(values);
     this.secret = SpongeSettings.clusterSecret(values);
-  }
-
-  /** The chunk size a pool imposes must also be a whole number of checksum blocks. */
-  void checkBlockDividesChunk(int chunkSize, String source) {
-    if (chunkSize % checksumBlockSize != 0) {
-      throw new ConfigException(
-          SpongeOptions.CHECKSUM_BLOCK_SIZE.key(),
-          ByteSize.format(checksumBlockSize),
-          "must divide the chunk size " + ByteSize.format(chunkSize) + " (" + source + ")");
-    }
   }
 }

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 
@@ -60,6 +63,19 @@ class ConfigValidationTest {
                 + key
                 + ": ")
         .hasMessageContaining(reason);
+  }
+
+  @Test
+  void valuesParsedWithoutAllOfSpongeCoresKeysAreRefusedAtOpen() {
+    Configuration conf = SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10);
+    ParsedConfig withoutClusterKeys = ConfigCheck.validate(conf, new SpongeOptions());
+    assertThatThrownBy(() -> SpongeTask.open(withoutClusterKeys, conf, "attempt_cv"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "The values lack the keys of '"
+                + new ClusterOptions().title()
+                + "': parse them with SpongeTask.parse");
+    assertThat(TestDirs.countFiles(poolDir)).as("no pool opened").isZero();
   }
 
   @Test

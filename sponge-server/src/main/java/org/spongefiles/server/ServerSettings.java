@@ -9,12 +9,12 @@ import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.config.ByteSize;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.pool.PoolSpec;
+import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.daemon.DaemonAuth;
@@ -23,8 +23,8 @@ import org.spongefiles.daemon.DaemonOptions;
 /**
  * The sponge server's settings, read once from its {@link Configuration} at start: every key of
  * {@link ServerOptions}, {@link DaemonOptions}, {@link ClusterOptions} and {@link SpongeOptions} is
- * parsed once by {@link ConfigCheck}, and the cross-key rules are checked here, so the server's
- * code takes typed values and never reads a key.
+ * parsed once by {@link ConfigCheck}, which also checks the rules tying keys together (a chunk is
+ * whole checksum blocks), so the server's code takes typed values and never reads a key.
  */
 final class ServerSettings {
   final PoolSpec pool;
@@ -55,10 +55,8 @@ final class ServerSettings {
   final long refusalLogIntervalMillis;
   final boolean poolTouch;
 
-  /** The parsed {@code sponge.zookeeper.*} keys; null when no quorum is configured. */
-  final ParsedConfig zookeeper;
-
-  final ZooKeeperLayout zookeeperLayout;
+  /** Where the server registers, when a quorum is configured. */
+  final ZooKeeperSettings zookeeper;
 
   private ServerSettings(Configuration conf) {
     ParsedConfig parsed =
@@ -70,7 +68,6 @@ final class ServerSettings {
             new SpongeOptions());
     this.pool = SpongeSettings.poolSpec(parsed);
     this.checksumBlockSize = parsed.get(SpongeOptions.CHECKSUM_BLOCK_SIZE);
-    checkChunkSize(pool.chunkSize());
     checkPoolDir(pool.dir());
     this.secret = DaemonAuth.secret(parsed, "sponge server");
     this.remote = SpongeSettings.remote(parsed);
@@ -92,8 +89,7 @@ final class ServerSettings {
     this.maxConnectionsPerAddress = parsed.get(ServerOptions.MAX_CONNECTIONS_PER_ADDRESS);
     this.refusalLogIntervalMillis = parsed.get(ServerOptions.REFUSAL_LOG_INTERVAL).toMillis();
     this.poolTouch = parsed.get(ServerOptions.POOL_TOUCH);
-    this.zookeeper = parsed.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty() ? null : parsed;
-    this.zookeeperLayout = ZooKeeperLayout.from(parsed);
+    this.zookeeper = ZooKeeperSettings.from(parsed);
   }
 
   /**
@@ -106,20 +102,12 @@ final class ServerSettings {
   }
 
   /**
-   * Tasks refuse chunks that are not whole checksum blocks: so does the server, for the configured
-   * chunk size at start and for the size of a pool it attaches to.
+   * Tasks refuse chunks that are not whole checksum blocks: so does the server, for the size of a
+   * pool it attaches to (the configured chunk size was checked with the other keys).
    */
-  void checkChunkSize(long chunkSize) {
-    if (chunkSize % checksumBlockSize != 0) {
-      throw new ConfigException(
-          SpongeOptions.CHUNK_SIZE.key(),
-          ByteSize.format(chunkSize),
-          "tasks accept only whole multiples of "
-              + SpongeOptions.CHECKSUM_BLOCK_SIZE.key()
-              + " ("
-              + ByteSize.format(checksumBlockSize)
-              + ")");
-    }
+  void checkPoolChunkSize(SharedPool attached) {
+    SpongeOptions.checkBlocksFill(
+        attached.chunkSize(), checksumBlockSize, "the chunk size of " + attached);
   }
 
   private static void checkPoolDir(Path dir) {

@@ -155,7 +155,7 @@ public final class SpongeServer implements RunningDaemon {
     ServerSettings settings = ServerSettings.of(conf);
     SharedPool pool = SharedPool.open(settings.pool);
     try {
-      settings.checkChunkSize(pool.chunkSize());
+      settings.checkPoolChunkSize(pool);
     } catch (ConfigException e) {
       pool.close();
       throw e;
@@ -252,12 +252,12 @@ public final class SpongeServer implements RunningDaemon {
           MetricsEndpoint.start(
               host, metricsPort, metrics.registry, ServerOptions.METRICS_PORT.key());
     }
-    if (settings.zookeeper != null) {
+    if (settings.zookeeper.configured()) {
       zookeeper = ZooKeeperClients.start(settings.zookeeper);
       registration =
           ServerRegistry.register(
               zookeeper,
-              settings.zookeeperLayout,
+              settings.zookeeper.layout(),
               new ServerRegistration(
                   ServerAddress.parse(endpoint),
                   rack,

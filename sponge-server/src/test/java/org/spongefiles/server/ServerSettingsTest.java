@@ -46,7 +46,7 @@ class ServerSettingsTest {
     assertThat(settings.bindHost).isEqualTo("127.0.0.1");
     assertThat(settings.metricsPort).isEqualTo(-1);
     assertThat(settings.secret).isNull();
-    assertThat(settings.zookeeper).isNull();
+    assertThat(settings.zookeeper.configured()).isFalse();
   }
 
   @Test
@@ -58,8 +58,8 @@ class ServerSettingsTest {
     assertThatThrownBy(() -> ServerSettings.of(conf))
         .isInstanceOf(ConfigException.class)
         .hasMessage(
-            "Invalid value 100k for configuration sponge.chunk.size: tasks accept only whole"
-                + " multiples of sponge.checksum.block.size (64k)");
+            "Invalid value 64k for configuration sponge.checksum.block.size: must divide the"
+                + " chunk size 100k (sponge.chunk.size)");
   }
 
   @Test

@@ -5,13 +5,15 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 
 /**
  * A {@link Configuration} that counts the reads of each {@code sponge.*} key, to test that a task
  * or daemon parses each key once. Every typed read ({@code getTrimmed}, {@code getInt}, ...) goes
- * through {@link #get(String)}, so counting there counts them all.
+ * through {@link #get(String)}, so counting there counts them all. It is a {@link JobConf}, so a
+ * reduce task's shuffle context can hold it too.
  */
-public final class CountingConfiguration extends Configuration {
+public final class CountingConfiguration extends JobConf {
   private static final String PREFIX = "sponge.";
   private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
 

@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Hadoop configurations for tests: a private pool and private disk directories; a sponge server on
- * 127.0.0.1.
+ * Hadoop configurations for tests: a private pool and private disk directories; a sponge server and
+ * a memory tracker on 127.0.0.1. The keys are written out here because the test kit cannot depend
+ * on the modules declaring them (their tests depend on it); code above those modules sets keys
+ * through the typed options.
  */
 public final class SpongeTestConf {
   private SpongeTestConf() {}
@@ -47,6 +49,24 @@ public final class SpongeTestConf {
     conf.set("sponge.pool.dir", poolDir.toString());
     conf.set("sponge.pool.size", Long.toString(poolBytes));
     conf.set("sponge.server.reclaim.interval", "500ms");
+    return conf;
+  }
+
+  /**
+   * Sets in {@code conf} a memory tracker of node {@code node} on 127.0.0.1 at a free port, with no
+   * metrics port and no authentication, polling the servers every {@code pollInterval} (such as
+   * {@code 250ms}); returns {@code conf}. The ZooKeeper keys are the caller's.
+   */
+  public static Configuration loopbackTracker(
+      Configuration conf, String node, String pollInterval) {
+    int port = freePort();
+    conf.set("sponge.node.id", node);
+    conf.set("sponge.tracker.bind.host", "127.0.0.1");
+    conf.setInt("sponge.tracker.port", port);
+    conf.set("sponge.tracker.address", "127.0.0.1:" + port);
+    conf.setInt("sponge.tracker.metrics.port", -1);
+    conf.setBoolean("sponge.auth.none", true);
+    conf.set("sponge.tracker.poll.interval", pollInterval);
     return conf;
   }
 

@@ -91,7 +91,7 @@ public final class MemoryTracker implements RunningDaemon {
               thread.setDaemon(true);
               return thread;
             });
-    ZooKeeperLayout layout = settings.zookeeperLayout;
+    ZooKeeperLayout layout = settings.zookeeper.layout();
     this.zookeeper = ZooKeeperClients.start(settings.zookeeper);
     this.directory = new ServerDirectory(zookeeper, layout);
     this.poller = new StatsPoller(directory, self, settings.secret, settings.pollTimeoutMillis);

@@ -5,7 +5,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.TaskIdentity;
 import org.spongefiles.core.cluster.ClusterOptions;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ConfigOption;
@@ -32,23 +32,15 @@ final class TrackerSettings {
   final double nearlyFull;
   final ClusterSecret secret;
 
-  /** The parsed {@code sponge.zookeeper.*} keys the tracker's Curator client is built from. */
-  final ParsedConfig zookeeper;
-
-  final ZooKeeperLayout zookeeperLayout;
+  /** Where the tracker elects its leader and finds the servers. */
+  final ZooKeeperSettings zookeeper;
 
   private TrackerSettings(Configuration conf) {
     ParsedConfig parsed =
         ConfigCheck.validate(
             conf, new TrackerOptions(), new DaemonOptions(), new ClusterOptions(), new CoreKeys());
-    this.zookeeperLayout = ZooKeeperLayout.from(parsed);
-    if (parsed.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty()) {
-      throw new ConfigException(
-          ClusterOptions.ZOOKEEPER_QUORUM.key(),
-          "(empty)",
-          "the tracker elects its leader in ZooKeeper");
-    }
-    this.zookeeper = parsed;
+    this.zookeeper =
+        ZooKeeperSettings.from(parsed).required("the tracker elects its leader in ZooKeeper");
     this.secret = DaemonAuth.secret(parsed, "memory tracker");
     this.bindHost = parsed.get(TrackerOptions.BIND_HOST);
     this.port = parsed.get(TrackerOptions.PORT);

@@ -2,7 +2,11 @@ package org.spongefiles.tracker;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestResources;
@@ -24,12 +28,12 @@ final class ClusterFixture implements AutoCloseable {
 
   Configuration base() {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.zookeeper.quorum", quorum);
-    conf.set("sponge.zookeeper.session.timeout", "2s");
-    conf.set("sponge.zookeeper.connect.timeout", "2s");
-    conf.set("sponge.chunk.size", Integer.toString(CHUNK));
-    conf.set("sponge.checksum.block.size", "16k");
-    conf.set("sponge.pool.permissions", "rw-------");
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, quorum);
+    ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
+    SpongeOptions.CHECKSUM_BLOCK_SIZE.set(conf, 16L << 10);
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
     return conf;
   }
 
@@ -37,7 +41,7 @@ final class ClusterFixture implements AutoCloseable {
     Configuration conf =
         SpongeTestConf.loopbackServer(
             base(), node, resources.shmDir("trk-" + node), (long) chunks * CHUNK);
-    conf.set("sponge.rack", rack);
+    ClusterOptions.RACK.set(conf, rack);
     return conf;
   }
 
@@ -46,16 +50,7 @@ final class ClusterFixture implements AutoCloseable {
   }
 
   Configuration trackerConf(String name, String pollInterval) {
-    Configuration conf = base();
-    int port = SpongeTestConf.freePort();
-    conf.set("sponge.node.id", name);
-    conf.set("sponge.tracker.bind.host", "127.0.0.1");
-    conf.setInt("sponge.tracker.port", port);
-    conf.set("sponge.tracker.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.tracker.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.tracker.poll.interval", pollInterval);
-    return conf;
+    return SpongeTestConf.loopbackTracker(base(), name, pollInterval);
   }
 
   MemoryTracker tracker(String name, String pollInterval) throws IOException {
@@ -66,21 +61,21 @@ final class ClusterFixture implements AutoCloseable {
   Configuration taskConf(String node, String rack, String... trackers) {
     Configuration conf = base();
     Path disk = resources.shmDir("trk-disk-" + node);
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.rack", rack);
-    conf.set("sponge.server.address", "");
-    conf.set("sponge.tiers", "remote,disk");
+    SpongeOptions.NODE_ID.set(conf, node);
+    ClusterOptions.RACK.set(conf, rack);
+    SpongeOptions.SERVER_ADDRESS.set(conf, "");
+    SpongeOptions.TIERS.set(conf, List.of("remote", "disk"));
     // Placement is asserted below; overflow would send chunks to disk when the servers lag.
-    conf.setBoolean("sponge.write.overflow", false);
-    conf.set("sponge.disk.dirs", disk.toString());
-    conf.set("sponge.disk.reserve", "0");
-    conf.set("sponge.tracker.addresses", String.join(",", trackers));
-    conf.set("sponge.tracker.timeout", "300ms");
-    conf.set("sponge.tracker.refresh", "100ms");
-    conf.set("sponge.remote.connect.timeout", "1s");
-    conf.set("sponge.remote.io.timeout", "5s");
-    conf.set("sponge.remote.allocate.batch", "1");
-    conf.set("sponge.remote.refusal.backoff", "0ms");
+    SpongeOptions.WRITE_OVERFLOW.set(conf, false);
+    SpongeOptions.DISK_DIRS.set(conf, List.of(disk.toString()));
+    SpongeOptions.DISK_RESERVE.set(conf, 0L);
+    ClusterOptions.TRACKER_ADDRESSES.set(conf, List.of(trackers));
+    ClusterOptions.TRACKER_TIMEOUT.set(conf, Duration.ofMillis(300));
+    ClusterOptions.TRACKER_REFRESH.set(conf, Duration.ofMillis(100));
+    SpongeOptions.REMOTE_CONNECT_TIMEOUT.set(conf, Duration.ofSeconds(1));
+    SpongeOptions.REMOTE_IO_TIMEOUT.set(conf, Duration.ofSeconds(5));
+    SpongeOptions.REMOTE_ALLOCATE_BATCH.set(conf, 1);
+    SpongeOptions.REMOTE_REFUSAL_BACKOFF.set(conf, Duration.ZERO);
     return conf;
   }
 

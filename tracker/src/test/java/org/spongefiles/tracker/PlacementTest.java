@@ -26,8 +26,11 @@ import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.cluster.ServerRegistration;
+import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.wire.FreeList;
@@ -101,11 +104,13 @@ class PlacementTest {
       Configuration conf = new Configuration(false);
       conf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
       conf.set("net.topology.table.file.name", table.toString());
-      assertThat(RackResolver.rackOf(conf, "node-1")).isEqualTo("/dc1/rack-7");
-      assertThat(RackResolver.rackOf(conf, "node-2")).isEqualTo("/dc1/rack-9");
-      assertThat(RackResolver.rackOf(conf, "node-3")).isEqualTo("/default-rack");
+      ParsedConfig values = ConfigCheck.validate(conf, new ClusterOptions());
+      assertThat(RackResolver.rackOf(values, conf, "node-1")).isEqualTo("/dc1/rack-7");
+      assertThat(RackResolver.rackOf(values, conf, "node-2")).isEqualTo("/dc1/rack-9");
+      assertThat(RackResolver.rackOf(values, conf, "node-3")).isEqualTo("/default-rack");
       conf.set("sponge.rack", "/explicit");
-      assertThat(RackResolver.rackOf(conf, "node-1")).isEqualTo("/explicit");
+      ParsedConfig explicit = ConfigCheck.validate(conf, new ClusterOptions());
+      assertThat(RackResolver.rackOf(explicit, conf, "node-1")).isEqualTo("/explicit");
     } finally {
       Files.deleteIfExists(table);
     }

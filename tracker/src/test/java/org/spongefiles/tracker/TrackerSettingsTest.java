@@ -34,7 +34,7 @@ class TrackerSettingsTest {
     assertThat(settings.pollIntervalMillis).isEqualTo(250);
     assertThat(settings.nearlyFull).isEqualTo(0.1);
     assertThat(settings.secret).isNull();
-    assertThat(settings.zookeeperLayout.leaderLatch()).isEqualTo("/spongefiles/tracker/leader");
+    assertThat(settings.zookeeper.layout().leaderLatch()).isEqualTo("/spongefiles/tracker/leader");
   }
 
   @Test

@@ -4,8 +4,10 @@ import java.io.IOException;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.leaky.Group;
 import org.spongefiles.leaky.LeakyHashTable;
+import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 
 /**
@@ -50,8 +52,11 @@ public abstract class LeakyGroupingReducer<
       SubKeyed<S, V> holder = ReduceInput.newValue(context);
       Class<S> subKeyClass = ReduceInput.classOf(holder.subKey());
       Class<V> valueClass = ReduceInput.classOf(holder.value());
-      try (LeakyHashTable<S, V> table = TaskTables.open(context, subKeyClass, valueClass)) {
-        ValueBytes used = ReduceInput.drive(context, new Sink(table, holder, context));
+      ParsedConfig values = LeakyHashTable.parse(context.getConfiguration());
+      try (LeakyHashTable<S, V> table = TaskTables.open(context, values, subKeyClass, valueClass)) {
+        ValueBytes used =
+            ReduceInput.drive(
+                context, values.get(LeakyOptions.VALUE_BYTES), new Sink(table, holder, context));
         LeakyCounters.publish(context, table, used);
       }
     } finally {

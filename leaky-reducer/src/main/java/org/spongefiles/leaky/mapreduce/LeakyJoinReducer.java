@@ -7,6 +7,7 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.leaky.Group;
 import org.spongefiles.leaky.LeakyHashTable;
 import org.spongefiles.leaky.LeakyOptions;
@@ -57,9 +58,10 @@ public abstract class LeakyJoinReducer<
       JoinKey<K> keyHolder = ReduceInput.newKey(context);
       Class<K> keyClass = ReduceInput.classOf(keyHolder.key());
       Class<B> buildClass = ReduceInput.classOf(holder.build());
-      try (LeakyHashTable<K, B> table = TaskTables.open(context, keyClass, buildClass)) {
-        Sink sink = new Sink(table, holder, context);
-        ValueBytes used = ReduceInput.drive(context, sink);
+      ParsedConfig values = LeakyHashTable.parse(context.getConfiguration());
+      try (LeakyHashTable<K, B> table = TaskTables.open(context, values, keyClass, buildClass)) {
+        Sink sink = new Sink(table, holder, context, values.get(LeakyOptions.JOIN_PROBE_BATCH));
+        ValueBytes used = ReduceInput.drive(context, values.get(LeakyOptions.VALUE_BYTES), sink);
         sink.flush();
         context.getCounter(LeakyCounters.GROUP, UNMATCHED_PROBES).increment(sink.unmatched);
         LeakyCounters.publish(context, table, used);
@@ -83,11 +85,11 @@ public abstract class LeakyJoinReducer<
     private long unmatched;
 
     @SuppressWarnings("unchecked")
-    Sink(LeakyHashTable<K, B> table, JoinValue<B, P> holder, Context context) {
+    Sink(LeakyHashTable<K, B> table, JoinValue<B, P> holder, Context context, long batchLimit) {
       this.table = table;
       this.holder = holder;
       this.context = context;
-      this.batchLimit = LeakyOptions.JOIN_PROBE_BATCH.get(context.getConfiguration());
+      this.batchLimit = batchLimit;
       this.batchProbe =
           (P) ReflectionUtils.newInstance(holder.probe().getClass(), context.getConfiguration());
     }

@@ -8,7 +8,6 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 
 /**
@@ -43,21 +42,13 @@ final class ReduceInput {
   }
 
   /**
-   * Reads the whole input of {@code context} in the job's {@code sponge.leaky.value.bytes} mode.
-   */
-  static <KIN extends Writable, VIN> ValueBytes drive(
-      Reducer<KIN, VIN, ?, ?>.Context context, RecordSink<KIN, VIN> sink)
-      throws IOException, InterruptedException {
-    return drive(context, LeakyOptions.VALUE_BYTES.get(context.getConfiguration()), sink);
-  }
-
-  /**
-   * Reads the whole input of {@code context}.
+   * Reads the whole input of {@code context} in {@code mode} (the job's {@code
+   * sponge.leaky.value.bytes}).
    *
    * @return the mode actually used (RAW falls back to RESERIALIZE when Hadoop's internals are not
    *     reachable)
    */
-  private static <KIN extends Writable, VIN> ValueBytes drive(
+  static <KIN extends Writable, VIN> ValueBytes drive(
       Reducer<KIN, VIN, ?, ?>.Context context, ValueBytes mode, RecordSink<KIN, VIN> sink)
       throws IOException, InterruptedException {
     if (mode == ValueBytes.RAW) {

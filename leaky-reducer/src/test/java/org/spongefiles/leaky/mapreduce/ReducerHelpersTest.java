@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.leaky.LeakyOptions;
 import org.spongefiles.leaky.ValueBytes;
 import org.spongefiles.leaky.baseline.HashMapGroupingReducer;
@@ -225,6 +226,25 @@ class ReducerHelpersTest {
                     VisitOrRank.class))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("Build-side record build:b arrived after probe-side records");
+  }
+
+  @Test
+  void aBadHelperValueFailsTheTaskAtItsStartNamingKeyAndValue() throws IOException {
+    ReduceHarness harness = new ReduceHarness();
+    UrlKey key = new UrlKey();
+    VisitOrRank value = new VisitOrRank();
+    key.side(JoinKey.BUILD).key().set("a");
+    value.asBuild().set("visit");
+    harness.add(key, value);
+    Configuration conf = conf(ValueBytes.RAW, 1L << 20);
+    conf.set(LeakyOptions.JOIN_PROBE_BATCH.key(), "0");
+
+    assertThatThrownBy(
+            () -> harness.run(new LeakyRankVisits(), conf, UrlKey.class, VisitOrRank.class))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(
+            "Invalid value 0 for configuration sponge.leaky.join.probe.batch: must be between");
+    assertThat(harness.output).isEmpty();
   }
 
   private Configuration conf(ValueBytes mode, long budget) {

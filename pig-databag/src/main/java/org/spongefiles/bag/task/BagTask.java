@@ -38,10 +38,11 @@ public final class BagTask implements Closeable {
   }
 
   /**
-   * Bags of {@code taskId} with {@code settings}: {@code spongeConf} gives the configuration their
-   * SpongeFiles are opened with, at the first spill. A task that owns no configuration (the
-   * process-wide one) so holds no copy of one while its bags never spill, which at a small heap is
-   * worth a few hundred KB.
+   * Bags of {@code taskId} with {@code settings}: their SpongeFiles are opened at the first spill
+   * with the sponge-core values of {@code settings}, parsed once, and the configuration {@code
+   * spongeConf} gives for Hadoop's keys (local directories, the DFS tier's file system). A task
+   * that owns no configuration (the process-wide one) so holds no copy of one while its bags never
+   * spill, which at a small heap is worth a few hundred KB.
    */
   public BagTask(
       String taskId, BagSettings settings, Supplier<Configuration> spongeConf, Thread owner) {
@@ -110,7 +111,7 @@ public final class BagTask implements Closeable {
     }
     if (sponge == null) {
       try {
-        sponge = SpongeTask.open(conf.get(), taskId);
+        sponge = SpongeTask.open(settings.spongeValues(), conf.get(), taskId);
       } catch (IOException | RuntimeException e) {
         openFailure =
             new IOException("Cannot open SpongeFiles for the bags of task " + taskId + ": " + e, e);

@@ -4,7 +4,6 @@ import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +20,8 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -29,9 +30,12 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.server.ServerOptions;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.server.report.MetricsScrape;
+import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.tracker.MemoryTracker;
+import org.spongefiles.tracker.TrackerOptions;
 
 /**
  * The Grafana dashboard's main panels (conf/sponge-grafana-dashboard.json), drawn from real scrapes
@@ -308,40 +312,26 @@ public final class DashboardPlot {
 
   private static Configuration serverConf(TestingServer zookeeper, String node, Path pools)
       throws IOException {
-    Configuration conf = new Configuration(false);
-    int port = freePort();
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.rack", "/rack-1");
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", 0);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.pool.dir", Files.createDirectories(pools.resolve(node)).toString());
-    conf.set("sponge.pool.size", "16m");
-    conf.set("sponge.chunk.size", Long.toString(CHUNK));
-    conf.set("sponge.pool.permissions", "rw-------");
-    conf.set("sponge.server.quota.per.task", "2m");
+    Configuration conf =
+        SpongeTestConf.loopbackServer(
+            inZooKeeper(zookeeper), node, Files.createDirectories(pools.resolve(node)), 16L << 20);
+    ClusterOptions.RACK.set(conf, "/rack-1");
+    ServerOptions.METRICS_PORT.set(conf, 0);
+    SpongeOptions.CHUNK_SIZE.set(conf, CHUNK);
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
+    ServerOptions.QUOTA_PER_TASK.set(conf, 2L << 20);
     return conf;
   }
 
-  private static Configuration trackerConf(TestingServer zookeeper) throws IOException {
-    Configuration conf = new Configuration(false);
-    int port = freePort();
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.tracker.bind.host", "127.0.0.1");
-    conf.setInt("sponge.tracker.port", port);
-    conf.set("sponge.tracker.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.tracker.metrics.port", 0);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.tracker.poll.interval", "250ms");
+  private static Configuration trackerConf(TestingServer zookeeper) {
+    Configuration conf = SpongeTestConf.loopbackTracker(inZooKeeper(zookeeper), "tracker", "250ms");
+    TrackerOptions.METRICS_PORT.set(conf, 0);
     return conf;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  private static Configuration inZooKeeper(TestingServer zookeeper) {
+    Configuration conf = new Configuration(false);
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, zookeeper.getConnectString());
+    return conf;
   }
 }

@@ -14,10 +14,13 @@ import java.util.Locale;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
@@ -50,8 +53,10 @@ public final class TrackerBench {
         StatResponders responders = new StatResponders(servers)) {
       Configuration conf = new Configuration(false);
       conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-      CuratorFramework client = ZooKeeperClients.start(conf);
-      ZooKeeperLayout layout = ZooKeeperLayout.fromConfiguration(conf);
+      ZooKeeperSettings settings =
+          ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+      CuratorFramework client = ZooKeeperClients.start(settings);
+      ZooKeeperLayout layout = settings.layout();
       List<Integer> ports = responders.ports();
       for (int i = 0; i < ports.size(); i++) {
         ServerRegistration registration =

@@ -54,26 +54,15 @@ public final class RackResolver {
     }
   }
 
-  public static String rackOf(Configuration conf, String host) {
-    return resolve(conf, host).name();
-  }
-
   /** The rack name of {@code host}: the parsed {@code sponge.rack}, else Hadoop's mapping. */
   public static String rackOf(ConfigValues values, Configuration conf, String host) {
     return resolve(values, conf, host).name();
   }
 
   /**
-   * This node's rack as YARN and HDFS see it: {@code sponge.rack}, else the topology mapping of
-   * {@link #thisHost()} (never of {@code sponge.node.id}, a name the mapping does not know).
-   */
-  public static Rack resolveThisHost(Configuration conf) {
-    return resolve(conf, thisHost());
-  }
-
-  /**
-   * The host name the topology mapping knows this node by: the NodeManager's host ({@code NM_HOST})
-   * in a YARN container, else the canonical name of the local host, as a NodeManager registers.
+   * The host name the topology mapping knows this node by (never {@code sponge.node.id}, a name the
+   * mapping does not know): the NodeManager's host ({@code NM_HOST}) in a YARN container, else the
+   * canonical name of the local host, as a NodeManager registers.
    */
   public static String thisHost() {
     String nodeManager = System.getenv(NODE_MANAGER_HOST);
@@ -85,11 +74,6 @@ public final class RackResolver {
     } catch (UnknownHostException e) {
       return "localhost";
     }
-  }
-
-  /** The rack of {@code host}: {@code sponge.rack}, else Hadoop's topology mapping of the host. */
-  public static Rack resolve(Configuration conf, String host) {
-    return resolve(ConfigValues.reading(conf), conf, host);
   }
 
   /**

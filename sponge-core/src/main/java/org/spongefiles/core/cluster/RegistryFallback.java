@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.wire.FreeList;
 
 /**
@@ -19,22 +18,21 @@ import org.spongefiles.core.wire.FreeList;
 final class RegistryFallback implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistryFallback.class);
 
-  private final ConfigValues conf;
+  private final ZooKeeperSettings zookeeper;
   private final boolean configured;
   private final String missingClass;
   private String problem;
   private CuratorFramework client;
 
-  private RegistryFallback(ConfigValues conf, boolean configured, String missingClass) {
-    this.conf = conf;
-    this.configured = configured;
+  private RegistryFallback(ZooKeeperSettings zookeeper, String missingClass) {
+    this.zookeeper = zookeeper;
+    this.configured = zookeeper.configured();
     this.missingClass = missingClass;
   }
 
-  static RegistryFallback of(ConfigValues conf) {
+  static RegistryFallback of(ZooKeeperSettings zookeeper) {
     return new RegistryFallback(
-        conf,
-        !conf.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty(),
+        zookeeper,
         missingClass(
             "org.apache.zookeeper.ZooKeeper", "org.apache.curator.framework.CuratorFramework"));
   }
@@ -63,9 +61,7 @@ final class RegistryFallback implements Closeable {
     }
     if (missingClass != null) {
       return "the fallback to ZooKeeper ("
-          + ClusterOptions.ZOOKEEPER_QUORUM.key()
-          + "="
-          + conf.get(ClusterOptions.ZOOKEEPER_QUORUM)
+          + zookeeper
           + ") is skipped: "
           + missingClass
           + " is not on the task's classpath (Hadoop's has no ZooKeeper; add the zookeeper,"
@@ -83,21 +79,15 @@ final class RegistryFallback implements Closeable {
     }
     try {
       if (client == null) {
-        client = ZooKeeperClients.start(conf);
+        client = ZooKeeperClients.start(zookeeper);
       }
-      long wait = conf.get(ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT).toMillis();
+      long wait = zookeeper.connectTimeout().toMillis();
       if (!client.blockUntilConnected((int) wait, TimeUnit.MILLISECONDS)) {
-        problem =
-            "ZooKeeper ("
-                + ClusterOptions.ZOOKEEPER_QUORUM.key()
-                + "="
-                + conf.get(ClusterOptions.ZOOKEEPER_QUORUM)
-                + ") is unreachable too";
+        problem = "ZooKeeper (" + zookeeper + ") is unreachable too";
         return null;
       }
       List<FreeList.Entry> entries = new ArrayList<>();
-      for (ServerRegistration server :
-          ServerRegistry.list(client, ZooKeeperLayout.from(conf), rack)) {
+      for (ServerRegistration server : ServerRegistry.list(client, zookeeper.layout(), rack)) {
         entries.add(
             new FreeList.Entry(
                 server.address().toString(), server.chunks(), server.chunks(), server.chunkSize()));
@@ -108,13 +98,7 @@ final class RegistryFallback implements Closeable {
       problem = "interrupted while reading ZooKeeper";
       return null;
     } catch (Exception | LinkageError e) {
-      problem =
-          "cannot read sponge servers from ZooKeeper ("
-              + ClusterOptions.ZOOKEEPER_QUORUM.key()
-              + "="
-              + conf.get(ClusterOptions.ZOOKEEPER_QUORUM)
-              + "): "
-              + e;
+      problem = "cannot read sponge servers from ZooKeeper (" + zookeeper + "): " + e;
       LOG.debug("Reading sponge servers from ZooKeeper failed", e);
       return null;
     }

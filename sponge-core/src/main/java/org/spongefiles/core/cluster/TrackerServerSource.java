@@ -95,7 +95,7 @@ public final class TrackerServerSource implements ServerSource {
     this.timeoutMillis = conf.get(ClusterOptions.TRACKER_TIMEOUT).toMillis();
     this.refreshMillis = conf.get(ClusterOptions.TRACKER_REFRESH).toMillis();
     this.nearlyFull = conf.get(ClusterOptions.TRACKER_NEARLY_FULL);
-    this.registry = RegistryFallback.of(conf);
+    this.registry = RegistryFallback.of(ZooKeeperSettings.from(conf));
     this.refresher =
         Executors.newSingleThreadExecutor(
             r -> {

@@ -1,11 +1,10 @@
 package org.spongefiles.core.cluster;
 
 import org.apache.curator.utils.ZKPaths;
-import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.core.config.ConfigValues;
 
 /**
- * Where SpongeFiles keeps its ZooKeeper nodes.
+ * Where SpongeFiles keeps its ZooKeeper nodes, under {@code sponge.zookeeper.root} ({@link
+ * ZooKeeperSettings#layout}).
  *
  * <pre>
  * &lt;root&gt;/servers/&lt;host:port&gt;   ephemeral, one per running sponge server, data: {@link ServerRegistration}
@@ -18,15 +17,6 @@ public final class ZooKeeperLayout {
   public ZooKeeperLayout(String root) {
     this.root =
         root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
-  }
-
-  public static ZooKeeperLayout fromConfiguration(Configuration conf) {
-    return from(ConfigValues.reading(conf));
-  }
-
-  /** The layout under the parsed {@code sponge.zookeeper.root}. */
-  public static ZooKeeperLayout from(ConfigValues conf) {
-    return new ZooKeeperLayout(conf.get(ClusterOptions.ZOOKEEPER_ROOT));
   }
 
   public String servers() {

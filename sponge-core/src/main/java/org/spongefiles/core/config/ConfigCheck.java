@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks a configuration once, where a task or daemon starts: every key of the option sets it reads
- * is parsed and validated (a bad value throws {@link ConfigException} naming the key), and every
- * {@code sponge.*} key no module declares is reported once per process with the nearest known key,
- * so a misspelt key does not silently do nothing.
+ * is parsed and validated (a bad value throws {@link ConfigException} naming the key), the rules
+ * tying a set's keys together are checked ({@link OptionSet#checkTogether}), and every {@code
+ * sponge.*} key no module declares is reported once per process with the nearest known key, so a
+ * misspelt key does not silently do nothing.
  *
  * <p>A key in another module's namespace ({@code sponge.server.*} in a task, say) is judged only in
  * a process where that module's options are on the classpath: elsewhere the module may simply be
@@ -43,8 +44,9 @@ public final class ConfigCheck {
   private ConfigCheck() {}
 
   /**
-   * Parses and validates every option of {@code sets} in {@code conf}, then warns (once per process
-   * and key) about the unknown {@code sponge.*} keys of {@code conf}.
+   * Parses and validates every option of {@code sets} in {@code conf}, checks each set's rules
+   * across its keys, then warns (once per process and key) about the unknown {@code sponge.*} keys
+   * of {@code conf}.
    *
    * @return the parsed values, each key parsed once; build settings from them, not from {@code
    *     conf}
@@ -53,6 +55,9 @@ public final class ConfigCheck {
    */
   public static ParsedConfig validate(Configuration conf, OptionSet... sets) {
     ParsedConfig parsed = new ParsedConfig(index(Arrays.asList(sets)), conf);
+    for (OptionSet set : sets) {
+      set.checkTogether(parsed);
+    }
     for (String warning : unknownKeys(conf, known())) {
       if (WARNED.add(warning)) {
         LOG.warn(warning);

@@ -23,6 +23,14 @@ public interface OptionSet {
   /** The options, in the order they should be documented. */
   List<ConfigOption<?>> options();
 
+  /**
+   * Checks the rules that tie keys of this set together, on the values {@link ConfigCheck#validate}
+   * parsed, after every key parsed on its own; nothing by default.
+   *
+   * @throws ConfigException naming a key and its value when the values do not fit together
+   */
+  default void checkTogether(ConfigValues values) {}
+
   /** Position of this set in the reference; lower comes first. */
   default int order() {
     return 100;

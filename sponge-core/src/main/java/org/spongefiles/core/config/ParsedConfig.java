@@ -48,6 +48,11 @@ public final class ParsedConfig implements ConfigValues {
     return options.get(option.key()) == option;
   }
 
+  /** Whether every option of {@code set} was parsed into this view. */
+  public boolean covers(OptionSet set) {
+    return set.options().stream().allMatch(this::has);
+  }
+
   @Override
   public String toString() {
     return "ParsedConfig" + new TreeSet<>(options.keySet());

@@ -1,8 +1,9 @@
 /**
  * Typed configuration: {@link org.spongefiles.core.config.ConfigOption} declares a key once with
  * its default, rule, importance and description; {@link org.spongefiles.core.config.OptionSet}
- * groups a module's keys; {@link org.spongefiles.core.config.ConfigCheck} validates a configuration
- * once at the edge, reports unknown keys and returns the {@link
+ * groups a module's keys and holds the rules across them; {@link
+ * org.spongefiles.core.config.ConfigCheck} validates a configuration once at the edge (each key,
+ * then each set's rules across keys), reports unknown keys and returns the {@link
  * org.spongefiles.core.config.ParsedConfig} settings are built from (each key parsed once); {@link
  * org.spongefiles.core.config.OptionSets} finds every module's option sets on the classpath
  * (docs/configuration.md is generated from them by sponge-it's {@code ConfigReference}).

@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.config.ConfigCheck;
 
 /** A task's rack the way HDFS and YARN find it: Hadoop's topology script of the host's name. */
 class RackResolverTest {
@@ -29,7 +30,7 @@ class RackResolverTest {
         "net.topology.script.file.name", script("for h; do echo /rack-of-$h; done").toString());
     conf.set("sponge.node.id", "node-a");
 
-    RackResolver.Rack rack = RackResolver.resolve(conf, "worker7.example.org");
+    RackResolver.Rack rack = resolve(conf, "worker7.example.org");
 
     assertThat(rack.name()).isEqualTo("/rack-of-worker7.example.org");
     assertThat(rack.known()).isTrue();
@@ -43,7 +44,7 @@ class RackResolverTest {
         "net.topology.script.file.name", script("for h; do echo /rack-of-$h; done").toString());
     conf.set("sponge.node.id", "node-a");
 
-    RackResolver.Rack rack = RackResolver.resolveThisHost(conf);
+    RackResolver.Rack rack = resolve(conf, RackResolver.thisHost());
 
     // Hadoop hands the script the host's address when it resolves, as it does for HDFS and YARN.
     assertThat(rack.name())
@@ -57,7 +58,7 @@ class RackResolverTest {
     conf.set("net.topology.script.file.name", script("echo /elsewhere").toString());
     conf.set("sponge.rack", "/rack-1");
 
-    RackResolver.Rack rack = RackResolver.resolve(conf, "h");
+    RackResolver.Rack rack = resolve(conf, "h");
 
     assertThat(rack.name()).isEqualTo("/rack-1");
     assertThat(rack.known()).isTrue();
@@ -66,7 +67,7 @@ class RackResolverTest {
 
   @Test
   void withoutRackOrScriptTheRackIsHadoopsDefaultAndSaysWhy() {
-    RackResolver.Rack rack = RackResolver.resolve(new Configuration(false), "h");
+    RackResolver.Rack rack = resolve(new Configuration(false), "h");
 
     assertThat(rack.name()).isEqualTo("/default-rack");
     assertThat(rack.known()).isFalse();
@@ -82,12 +83,17 @@ class RackResolverTest {
     Path script = script("for h; do echo /default-rack; done");
     conf.set("net.topology.script.file.name", script.toString());
 
-    RackResolver.Rack rack = RackResolver.resolve(conf, "stranger");
+    RackResolver.Rack rack = resolve(conf, "stranger");
 
     assertThat(rack.name()).isEqualTo("/default-rack");
     assertThat(rack.known()).isFalse();
     assertThat(rack.origin())
         .contains("net.topology.script.file.name=" + script)
         .contains("gave no rack for host stranger");
+  }
+
+  /** The rack of {@code host}, with {@code sponge.rack} parsed as a task or daemon does. */
+  private static RackResolver.Rack resolve(Configuration conf, String host) {
+    return RackResolver.resolve(ConfigCheck.validate(conf, new ClusterOptions()), conf, host);
   }
 }

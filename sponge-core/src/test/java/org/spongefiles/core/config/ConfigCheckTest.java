@@ -87,6 +87,21 @@ class ConfigCheckTest {
   }
 
   @Test
+  void theRuleAcrossASetsKeysIsCheckedWithTheKeysWhoeverValidates() {
+    Configuration conf = new Configuration(false);
+    conf.set("sponge.chunk.size", "100k");
+    conf.set("sponge.checksum.block.size", "64k");
+    assertThatThrownBy(() -> ConfigCheck.validate(conf, new SpongeOptions()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "Invalid value 64k for configuration sponge.checksum.block.size: must divide the"
+                + " chunk size 100k (sponge.chunk.size)");
+    conf.set("sponge.chunk.size", "128k");
+    assertThat(ConfigCheck.validate(conf, new SpongeOptions()).get(SpongeOptions.CHUNK_SIZE))
+        .isEqualTo(128L << 10);
+  }
+
+  @Test
   void editDistanceCountsSingleCharacterEdits() {
     assertThat(ConfigCheck.editDistance("sponge.pool.szie", "sponge.pool.size")).isEqualTo(2);
     assertThat(ConfigCheck.editDistance("", "abc")).isEqualTo(3);

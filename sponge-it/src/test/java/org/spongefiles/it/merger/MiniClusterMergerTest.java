@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,12 +24,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.it.MiniYarn;
 import org.spongefiles.merger.MergerCounter;
 import org.spongefiles.merger.SpongeMergerSetup;
 import org.spongefiles.server.ServerMain;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 import org.spongefiles.testkit.data.NumbersGenerator;
 import org.spongefiles.testkit.mapreduce.JobOutput;
@@ -94,8 +96,8 @@ class MiniClusterMergerTest {
 
   @Test
   void reducersShareTheNodePoolAndBorrowRemoteMemoryThroughTheTracker() throws Exception {
-    Configuration conf = taskConf("pool,remote,disk");
-    conf.set("sponge.tracker.addresses", tracker.endpoint());
+    Configuration conf = taskConf("pool", "remote", "disk");
+    ClusterOptions.TRACKER_ADDRESSES.set(conf, List.of(tracker.endpoint()));
     long[] counts = new long[2];
     String expected = expectedOutput(counts);
 
@@ -138,8 +140,8 @@ class MiniClusterMergerTest {
     try {
       String endpoint = server.awaitLine("READY", 60, TimeUnit.SECONDS).split(" ")[1];
       Path pause = Files.createDirectories(root.resolve("pause"));
-      Configuration conf = taskConf("remote,disk");
-      conf.set("sponge.remote.servers", endpoint);
+      Configuration conf = taskConf("remote", "disk");
+      SpongeOptions.REMOTE_SERVERS.set(conf, List.of(endpoint));
       conf.set(PausingMedianReducer.PAUSE_DIR, pause.toString());
       long[] counts = new long[1];
       String expected = expectedOutput(counts);
@@ -198,67 +200,49 @@ class MiniClusterMergerTest {
   }
 
   /** A task's configuration: the cluster's, SpongeFiles on node-a's small pool, tiny shuffle. */
-  private static Configuration taskConf(String tiers) {
+  private static Configuration taskConf(String... tiers) {
     Configuration conf = new Configuration(cluster.getConfig());
     Path pool = TestDirs.newShmDir("minimr-node-a");
     Path disk = TestDirs.newShmDir("minimr-disk");
     dirs.add(pool);
     dirs.add(disk);
     SpongeMergerSetup.enable(conf);
-    conf.set("sponge.node.id", "node-a");
-    conf.set("sponge.rack", RACK);
-    conf.set("sponge.server.address", "");
-    conf.set("sponge.tiers", tiers);
-    conf.set("sponge.pool.dir", pool.toString());
-    conf.set("sponge.pool.size", Long.toString(4L << 20));
-    conf.set("sponge.pool.permissions", "rw-------");
-    conf.setInt("sponge.chunk.size", CHUNK);
-    conf.set("sponge.checksum.block.size", "16k");
-    conf.set("sponge.disk.dirs", disk.toString());
-    conf.set("sponge.disk.reserve", "0");
-    conf.set("sponge.remote.connect.timeout", "2s");
-    conf.set("sponge.remote.io.timeout", "10s");
-    conf.set("sponge.tracker.timeout", "500ms");
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
+    rackMember(conf, "node-a");
+    SpongeOptions.SERVER_ADDRESS.set(conf, "");
+    SpongeOptions.TIERS.set(conf, List.of(tiers));
+    SpongeOptions.POOL_DIR.set(conf, pool.toString());
+    SpongeOptions.POOL_SIZE.set(conf, 4L << 20);
+    SpongeOptions.DISK_DIRS.set(conf, List.of(disk.toString()));
+    SpongeOptions.DISK_RESERVE.set(conf, 0L);
+    SpongeOptions.REMOTE_CONNECT_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    SpongeOptions.REMOTE_IO_TIMEOUT.set(conf, Duration.ofSeconds(10));
+    ClusterOptions.TRACKER_TIMEOUT.set(conf, Duration.ofMillis(500));
     conf.setInt("mapreduce.reduce.maxattempts", 2);
     return MiniYarn.smallJob(conf);
+  }
+
+  /** What every process of the rack shares: its node, rack, ZooKeeper and chunks. */
+  private static Configuration rackMember(Configuration conf, String node) {
+    SpongeOptions.NODE_ID.set(conf, node);
+    ClusterOptions.RACK.set(conf, RACK);
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, zookeeper.getConnectString());
+    ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
+    SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
+    SpongeOptions.CHECKSUM_BLOCK_SIZE.set(conf, 16L << 10);
+    return conf;
   }
 
   private static Configuration serverConf(String node, int chunks) {
     Path pool = TestDirs.newShmDir("minimr-" + node);
     dirs.add(pool);
-    Configuration conf = new Configuration(false);
-    int port = freePort();
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.rack", RACK);
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.zookeeper.session.timeout", "2s");
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.pool.dir", pool.toString());
-    conf.set("sponge.pool.permissions", "rw-------");
-    conf.set("sponge.pool.size", Long.toString((long) chunks * CHUNK));
-    conf.setInt("sponge.chunk.size", CHUNK);
-    conf.set("sponge.checksum.block.size", "16k");
-    return conf;
+    return SpongeTestConf.loopbackServer(
+        rackMember(new Configuration(false), node), node, pool, (long) chunks * CHUNK);
   }
 
   private static Configuration trackerConf() {
-    Configuration conf = new Configuration(false);
-    int port = freePort();
-    conf.set("sponge.node.id", "tracker-1");
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.zookeeper.session.timeout", "2s");
-    conf.set("sponge.tracker.bind.host", "127.0.0.1");
-    conf.setInt("sponge.tracker.port", port);
-    conf.set("sponge.tracker.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.tracker.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.tracker.poll.interval", "200ms");
-    return conf;
+    return SpongeTestConf.loopbackTracker(
+        rackMember(new Configuration(false), "tracker-1"), "tracker-1", "200ms");
   }
 
   private static String[] arguments(Configuration conf) {
@@ -290,13 +274,5 @@ class MiniClusterMergerTest {
     return JobOutput.text(
         Path.of(
             org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.getOutputPath(job).toUri()));
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -29,12 +31,14 @@ import org.spongefiles.core.remote.RemoteUnavailable;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.it.ReadmeMapredSite;
+import org.spongefiles.server.ServerOptions;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.testkit.CapturedLog;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 import org.spongefiles.testkit.data.NumbersGenerator;
 import org.spongefiles.tracker.MemoryTracker;
+import org.spongefiles.tracker.TrackerOptions;
 import org.spongefiles.workloads.median.MedianRun;
 
 /**
@@ -90,35 +94,35 @@ class RemoteReachJobTest {
 
   private static Configuration daemon(String node) {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.rack", RACK);
-    conf.set("sponge.auth.secret.file", secret.toString());
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.pool.permissions", "rw-------");
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, zookeeper.getConnectString());
+    ClusterOptions.RACK.set(conf, RACK);
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secret.toString());
+    SpongeOptions.NODE_ID.set(conf, node);
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
     return conf;
   }
 
   private static Configuration serverConf(String node) throws IOException {
     Configuration conf = daemon(node);
     int port = freePort();
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", -1);
-    conf.set("sponge.pool.dir", Files.createDirectories(root.resolve(node)).toString());
-    conf.set("sponge.pool.size", "32m");
-    conf.set("sponge.chunk.size", Long.toString(CHUNK));
+    ServerOptions.BIND_HOST.set(conf, "127.0.0.1");
+    SpongeOptions.SERVER_PORT.set(conf, port);
+    SpongeOptions.SERVER_ADDRESS.set(conf, "127.0.0.1:" + port);
+    ServerOptions.METRICS_PORT.set(conf, -1);
+    SpongeOptions.POOL_DIR.set(conf, Files.createDirectories(root.resolve(node)).toString());
+    SpongeOptions.POOL_SIZE.set(conf, 32L << 20);
+    SpongeOptions.CHUNK_SIZE.set(conf, CHUNK);
     return conf;
   }
 
   private static Configuration trackerConf() throws IOException {
     Configuration conf = daemon("tracker");
     int port = freePort();
-    conf.set("sponge.tracker.bind.host", "127.0.0.1");
-    conf.setInt("sponge.tracker.port", port);
-    conf.set("sponge.tracker.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.tracker.metrics.port", -1);
-    conf.set("sponge.tracker.poll.interval", "250ms");
+    TrackerOptions.BIND_HOST.set(conf, "127.0.0.1");
+    TrackerOptions.PORT.set(conf, port);
+    TrackerOptions.ADDRESS.set(conf, "127.0.0.1:" + port);
+    TrackerOptions.METRICS_PORT.set(conf, -1);
+    TrackerOptions.POLL_INTERVAL.set(conf, Duration.ofMillis(250));
     return conf;
   }
 
@@ -154,11 +158,11 @@ class RemoteReachJobTest {
     for (Map.Entry<String, String> key : readme.entrySet()) {
       conf.set(key.getKey(), key.getValue());
     }
-    conf.set("sponge.pool.size", Long.toString(4 * CHUNK));
-    conf.set("sponge.tracker.addresses", tracker.endpoint());
-    conf.set("sponge.auth.secret.file", secret.toString());
-    conf.set("sponge.rack", RACK);
-    conf.set("sponge.server.address", "");
+    SpongeOptions.POOL_SIZE.set(conf, 4 * CHUNK);
+    ClusterOptions.TRACKER_ADDRESSES.set(conf, List.of(tracker.endpoint()));
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secret.toString());
+    ClusterOptions.RACK.set(conf, RACK);
+    SpongeOptions.SERVER_ADDRESS.set(conf, "");
     conf.setLong("mapreduce.reduce.memory.totalbytes", 1L << 20);
     conf.setInt("mapreduce.task.io.sort.mb", 8);
     return conf;
@@ -187,7 +191,7 @@ class RemoteReachJobTest {
   @Test
   void withoutTheRackTheTaskSaysSoOnceAndSpillsLocally() throws Exception {
     Configuration conf = readmeConf();
-    conf.unset("sponge.rack");
+    conf.unset(ClusterOptions.RACK.key());
 
     MedianRun.Result result = run(conf);
 
@@ -200,7 +204,7 @@ class RemoteReachJobTest {
   @Test
   void aMisspeltRackIsSaidOnceWithTheRack() throws Exception {
     Configuration conf = readmeConf();
-    conf.set("sponge.rack", "/rack1");
+    ClusterOptions.RACK.set(conf, "/rack1");
 
     MedianRun.Result result = run(conf);
 
@@ -212,7 +216,7 @@ class RemoteReachJobTest {
   @Test
   void withoutTheSecretTheTaskSaysSoOnceAndSpillsLocally() throws Exception {
     Configuration conf = readmeConf();
-    conf.unset("sponge.auth.secret.file");
+    conf.unset(SpongeOptions.AUTH_SECRET_FILE.key());
 
     MedianRun.Result result = run(conf);
 
@@ -251,7 +255,7 @@ class RemoteReachJobTest {
             ChunkOwner.taskHash("remote-reach"),
             "remote-reach");
     Configuration conf = new Configuration(false);
-    conf.set("sponge.auth.secret.file", secret.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secret.toString());
     ClusterSecret clusterSecret = SpongeSettings.clusterSecret(conf);
     while (true) {
       try (RemoteConnection connection =

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +20,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -30,10 +31,13 @@ import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.it.Distribution;
+import org.spongefiles.server.ServerOptions;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.server.report.MetricsScrape;
+import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 import org.spongefiles.tracker.MemoryTracker;
+import org.spongefiles.tracker.TrackerOptions;
 
 /**
  * Every series the shipped Grafana dashboard (conf/sponge-grafana-dashboard.json) queries is
@@ -61,30 +65,18 @@ class DashboardMetricsTest {
 
     Path pool = TestDirs.newShmDir("dashboard-pool");
     try (TestingServer zookeeper = new TestingServer()) {
-      Configuration serverConf = new Configuration(false);
-      int port = freePort();
-      serverConf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-      serverConf.set("sponge.rack", "/rack-1");
-      serverConf.set("sponge.node.id", "node-a");
-      serverConf.set("sponge.server.bind.host", "127.0.0.1");
-      serverConf.setInt("sponge.server.port", port);
-      serverConf.set("sponge.server.address", "127.0.0.1:" + port);
-      serverConf.setInt("sponge.server.metrics.port", 0);
-      serverConf.setBoolean("sponge.auth.none", true);
-      serverConf.set("sponge.pool.dir", pool.toString());
-      serverConf.set("sponge.pool.size", "1m");
-      serverConf.set("sponge.chunk.size", "64k");
-      serverConf.set("sponge.pool.permissions", "rw-------");
-      serverConf.set("sponge.server.quota.per.task", "128k");
-      Configuration trackerConf = new Configuration(false);
-      int trackerPort = freePort();
-      trackerConf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-      trackerConf.set("sponge.tracker.bind.host", "127.0.0.1");
-      trackerConf.setInt("sponge.tracker.port", trackerPort);
-      trackerConf.set("sponge.tracker.address", "127.0.0.1:" + trackerPort);
-      trackerConf.setInt("sponge.tracker.metrics.port", 0);
-      trackerConf.setBoolean("sponge.auth.none", true);
-      trackerConf.set("sponge.tracker.poll.interval", "200ms");
+      Configuration serverConf =
+          SpongeTestConf.loopbackServer(
+              inZooKeeper(zookeeper, new Configuration(false)), "node-a", pool, 1L << 20);
+      ClusterOptions.RACK.set(serverConf, "/rack-1");
+      ServerOptions.METRICS_PORT.set(serverConf, 0);
+      SpongeOptions.CHUNK_SIZE.set(serverConf, 64L << 10);
+      SpongeOptions.POOL_PERMISSIONS.set(serverConf, "rw-------");
+      ServerOptions.QUOTA_PER_TASK.set(serverConf, 128L << 10);
+      Configuration trackerConf =
+          SpongeTestConf.loopbackTracker(
+              inZooKeeper(zookeeper, new Configuration(false)), "tracker", "200ms");
+      TrackerOptions.METRICS_PORT.set(trackerConf, 0);
       try (SpongeServer server = SpongeServer.start(serverConf);
           MemoryTracker tracker = MemoryTracker.start(trackerConf)) {
         exercise(server);
@@ -167,10 +159,9 @@ class DashboardMetricsTest {
     return MetricsScrape.fetch("127.0.0.1", port, Duration.ofSeconds(5));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  private static Configuration inZooKeeper(TestingServer zookeeper, Configuration conf) {
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, zookeeper.getConnectString());
+    return conf;
   }
 
   /** The dashboard as the distribution ships it, in conf/. */

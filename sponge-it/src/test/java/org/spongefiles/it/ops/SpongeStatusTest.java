@@ -23,21 +23,27 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ServerRegistry;
 import org.spongefiles.core.cluster.ZooKeeperClients;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
+import org.spongefiles.server.ServerOptions;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.server.report.RackStatus;
 import org.spongefiles.server.report.SpongeStatus;
+import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 import org.spongefiles.tracker.MemoryTracker;
+import org.spongefiles.tracker.TrackerOptions;
 
 /**
  * {@code bin/sponge status} against a real rack in this JVM: an embedded ZooKeeper, a memory
@@ -57,15 +63,11 @@ class SpongeStatusTest {
   @BeforeEach
   void startRack() throws Exception {
     zookeeper = new TestingServer();
-    servers.add(SpongeServer.start(serverConf("node-a", "/rack-1", "2m")));
-    servers.add(SpongeServer.start(serverConf("node-b", "/rack-2", "1m")));
-    Configuration trackerConf = base("tracker", "/rack-1");
-    int port = freePort();
-    trackerConf.set("sponge.tracker.bind.host", "127.0.0.1");
-    trackerConf.setInt("sponge.tracker.port", port);
-    trackerConf.set("sponge.tracker.address", "127.0.0.1:" + port);
-    trackerConf.setInt("sponge.tracker.metrics.port", 0);
-    trackerConf.setBoolean("sponge.auth.none", true);
+    servers.add(SpongeServer.start(serverConf("node-a", "/rack-1", 2L << 20)));
+    servers.add(SpongeServer.start(serverConf("node-b", "/rack-2", 1L << 20)));
+    Configuration trackerConf =
+        SpongeTestConf.loopbackTracker(base("tracker", "/rack-1"), "tracker", "1s");
+    TrackerOptions.METRICS_PORT.set(trackerConf, 0);
     tracker = MemoryTracker.start(trackerConf);
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(tracker::isLeader);
   }
@@ -82,26 +84,19 @@ class SpongeStatusTest {
 
   private Configuration base(String node, String rack) {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.rack", rack);
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.chunk.size", "64k");
-    conf.set("sponge.pool.permissions", "rw-------");
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, zookeeper.getConnectString());
+    ClusterOptions.RACK.set(conf, rack);
+    SpongeOptions.NODE_ID.set(conf, node);
+    SpongeOptions.CHUNK_SIZE.set(conf, 64L << 10);
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
     return conf;
   }
 
-  private Configuration serverConf(String node, String rack, String size) throws IOException {
-    Configuration conf = base(node, rack);
-    int port = freePort();
+  private Configuration serverConf(String node, String rack, long poolBytes) {
     Path pool = TestDirs.newShmDir("status-" + node);
     pools.add(pool);
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", 0);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.pool.dir", pool.toString());
-    conf.set("sponge.pool.size", size);
+    Configuration conf = SpongeTestConf.loopbackServer(base(node, rack), node, pool, poolBytes);
+    ServerOptions.METRICS_PORT.set(conf, 0);
     return conf;
   }
 
@@ -225,11 +220,14 @@ class SpongeStatusTest {
   @Test
   void aRegisteredServerThatDoesNotAnswerExitsTwoAndNoLeaderExitsOne() throws Exception {
     int deadPort = freePort();
-    try (CuratorFramework client = ZooKeeperClients.start(base("ghost", "/rack-1"));
+    ZooKeeperSettings ghostSettings =
+        ZooKeeperSettings.from(
+            ConfigCheck.validate(base("ghost", "/rack-1"), new ClusterOptions()));
+    try (CuratorFramework client = ZooKeeperClients.start(ghostSettings);
         Closeable ghost =
             ServerRegistry.register(
                 client,
-                ZooKeeperLayout.fromConfiguration(base("ghost", "/rack-1")),
+                ghostSettings.layout(),
                 new ServerRegistration(
                     ServerAddress.parse("127.0.0.1:" + deadPort), "/rack-1", 8, CHUNK, 1))) {
       Awaitility.await()

@@ -10,7 +10,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.daemon.DaemonArguments;
 import org.spongefiles.daemon.MalformedSiteFileException;
 
@@ -62,8 +63,25 @@ public final class SpongeStatus {
       err.println("sponge: " + e.getMessage());
       return RackStatus.OTHER_FAILURE;
     }
-    try (CuratorFramework zookeeper = ZooKeeperClients.start(conf)) {
-      Duration timeout = ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.get(conf);
+    try {
+      return report(conf, json, out, err);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("sponge: interrupted");
+      return RackStatus.OTHER_FAILURE;
+    } catch (Exception e) {
+      err.println("sponge: " + e.getMessage());
+      return RackStatus.OTHER_FAILURE;
+    }
+  }
+
+  /** Reads the rack's state from the servers ZooKeeper lists, prints it and returns the code. */
+  private static int report(Configuration conf, boolean json, PrintStream out, PrintStream err)
+      throws Exception {
+    ZooKeeperSettings settings =
+        ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+    try (CuratorFramework zookeeper = ZooKeeperClients.start(settings)) {
+      Duration timeout = settings.connectTimeout();
       if (!zookeeper.blockUntilConnected(
           (int) timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
         err.println(
@@ -76,21 +94,11 @@ public final class SpongeStatus {
       }
       RackStatus status =
           new StatusCollector(
-                  zookeeper,
-                  ZooKeeperLayout.fromConfiguration(conf),
-                  SpongeSettings.clusterSecret(conf),
-                  timeout)
+                  zookeeper, settings.layout(), SpongeSettings.clusterSecret(conf), timeout)
               .collect();
       out.print(json ? StatusFormat.json(status) : StatusFormat.text(status));
       out.flush();
       return status.exitCode();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println("sponge: interrupted");
-      return RackStatus.OTHER_FAILURE;
-    } catch (Exception e) {
-      err.println("sponge: " + e.getMessage());
-      return RackStatus.OTHER_FAILURE;
     }
   }
 }

@@ -2,7 +2,6 @@ package org.spongefiles.workloads.cluster;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +10,8 @@ import java.util.List;
 import org.apache.commons.io.FileUtils;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -18,6 +19,7 @@ import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.tracker.MemoryTracker;
 
 /**
@@ -67,36 +69,20 @@ public final class EmbeddedCluster implements Closeable {
   /** What every daemon and task shares: ZooKeeper and the rack. */
   private Configuration base(String node) {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.zookeeper.quorum", zookeeper.getConnectString());
-    conf.set("sponge.rack", RACK);
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.pool.permissions", "rw-------");
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, zookeeper.getConnectString());
+    ClusterOptions.RACK.set(conf, RACK);
+    SpongeOptions.NODE_ID.set(conf, node);
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
     return conf;
   }
 
   private Configuration serverConf(String node, long poolBytes) throws IOException {
-    Configuration conf = base(node);
-    int port = freePort();
-    conf.set("sponge.server.bind.host", "127.0.0.1");
-    conf.setInt("sponge.server.port", port);
-    conf.set("sponge.server.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.server.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.pool.dir", Files.createDirectories(root.resolve(node)).toString());
-    conf.set("sponge.pool.size", Long.toString(poolBytes));
-    return conf;
+    return SpongeTestConf.loopbackServer(
+        base(node), node, Files.createDirectories(root.resolve(node)), poolBytes);
   }
 
-  private Configuration trackerConf() throws IOException {
-    Configuration conf = base("tracker");
-    int port = freePort();
-    conf.set("sponge.tracker.bind.host", "127.0.0.1");
-    conf.setInt("sponge.tracker.port", port);
-    conf.set("sponge.tracker.address", "127.0.0.1:" + port);
-    conf.setInt("sponge.tracker.metrics.port", -1);
-    conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.tracker.poll.interval", "250ms");
-    return conf;
+  private Configuration trackerConf() {
+    return SpongeTestConf.loopbackTracker(base("tracker"), "tracker", "250ms");
   }
 
   /**
@@ -108,12 +94,13 @@ public final class EmbeddedCluster implements Closeable {
     for (var entry : base(node)) {
       conf.set(entry.getKey(), entry.getValue());
     }
-    conf.set("sponge.pool.dir", Files.createDirectories(root.resolve(node)).toString());
-    conf.set("sponge.pool.size", Long.toString(poolBytes));
-    conf.set("sponge.disk.dirs", Files.createDirectories(diskRoot.resolve(node)).toString());
-    conf.set("sponge.disk.reserve", "0");
-    conf.set("sponge.tracker.addresses", tracker.endpoint());
-    conf.set("sponge.server.address", "");
+    SpongeOptions.POOL_DIR.set(conf, Files.createDirectories(root.resolve(node)).toString());
+    SpongeOptions.POOL_SIZE.set(conf, poolBytes);
+    SpongeOptions.DISK_DIRS.set(
+        conf, List.of(Files.createDirectories(diskRoot.resolve(node)).toString()));
+    SpongeOptions.DISK_RESERVE.set(conf, 0L);
+    ClusterOptions.TRACKER_ADDRESSES.set(conf, List.of(tracker.endpoint()));
+    SpongeOptions.SERVER_ADDRESS.set(conf, "");
     return conf;
   }
 
@@ -185,11 +172,5 @@ public final class EmbeddedCluster implements Closeable {
     zookeeper.close();
     FileUtils.deleteDirectory(root.toFile());
     FileUtils.deleteDirectory(diskRoot.toFile());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
