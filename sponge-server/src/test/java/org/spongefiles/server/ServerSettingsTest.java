@@ -11,7 +11,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.testkit.CountingConfiguration;
 
@@ -77,7 +79,10 @@ class ServerSettingsTest {
 
     assertThat(settings.rack.known()).isTrue();
     assertThat(settings.rack.name())
-        .isEqualTo(RackResolver.resolveThisHost(task).name())
+        .isEqualTo(
+            RackResolver.resolve(
+                    ConfigCheck.validate(task, new ClusterOptions()), task, RackResolver.thisHost())
+                .name())
         .doesNotContain("node-a");
   }
 

@@ -174,7 +174,7 @@ public final class MemoryTracker implements RunningDaemon {
     LeaderLatch fresh =
         new LeaderLatch(
             zookeeper,
-            settings.zookeeperLayout.leaderLatch(),
+            settings.zookeeper.layout().leaderLatch(),
             endpoint,
             LeaderLatch.CloseMode.NOTIFY_LEADER);
     fresh.addListener(leadership);

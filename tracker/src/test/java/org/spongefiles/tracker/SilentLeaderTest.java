@@ -14,9 +14,11 @@ import org.apache.zookeeper.CreateMode;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.LatchParticipants;
 import org.spongefiles.core.cluster.ZooKeeperClients;
-import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.cluster.ZooKeeperSettings;
+import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.testkit.SpongeTestConf;
 
 /**
@@ -32,9 +34,11 @@ class SilentLeaderTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
       Configuration conf = cluster.trackerConf("t1", "250ms");
-      String latch = ZooKeeperLayout.fromConfiguration(conf).leaderLatch();
+      ZooKeeperSettings zookeeperSettings =
+          ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+      String latch = zookeeperSettings.layout().leaderLatch();
       String dead = "127.0.0.1:" + SpongeTestConf.freePort();
-      try (CuratorFramework client = ZooKeeperClients.start(conf)) {
+      try (CuratorFramework client = ZooKeeperClients.start(zookeeperSettings)) {
         // A killed leader's node, held by a session that stays open, as a killed leader's is until
         // its session times out.
         client
@@ -60,8 +64,10 @@ class SilentLeaderTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
       Configuration conf = cluster.trackerConf("t1", "250ms");
-      String latch = ZooKeeperLayout.fromConfiguration(conf).leaderLatch();
-      try (CuratorFramework client = ZooKeeperClients.start(conf);
+      ZooKeeperSettings zookeeperSettings =
+          ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+      String latch = zookeeperSettings.layout().leaderLatch();
+      try (CuratorFramework client = ZooKeeperClients.start(zookeeperSettings);
           MemoryTracker first = MemoryTracker.start(conf)) {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(first::isLeader);
         try (MemoryTracker second = MemoryTracker.start(cluster.trackerConf("t2", "250ms"))) {

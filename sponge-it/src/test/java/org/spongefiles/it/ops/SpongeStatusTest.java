@@ -191,8 +191,8 @@ class SpongeStatusTest {
 
   @Test
   void aServerWithoutMetricsPortStillReportsItsPoolAndExitsZero() throws Exception {
-    Configuration conf = serverConf("node-c", "/rack-1", "1m");
-    conf.setInt("sponge.server.metrics.port", -1);
+    Configuration conf = serverConf("node-c", "/rack-1", 1L << 20);
+    ServerOptions.METRICS_PORT.set(conf, -1);
     SpongeServer c = SpongeServer.start(conf);
     servers.add(c);
     try (RemoteConnection task = task(c, TASK)) {
@@ -253,17 +253,18 @@ class SpongeStatusTest {
   void aLeaderWhosePortRefusesIsNoLeaderAndExitsOne() throws Exception {
     tracker.close();
     tracker = null;
-    Configuration conf = base("ghost", "/rack-1");
+    ZooKeeperSettings settings =
+        ZooKeeperSettings.from(
+            ConfigCheck.validate(base("ghost", "/rack-1"), new ClusterOptions()));
     String dead = "127.0.0.1:" + freePort();
-    try (CuratorFramework client = ZooKeeperClients.start(conf)) {
+    try (CuratorFramework client = ZooKeeperClients.start(settings)) {
       // A killed leader's latch node outlives it until its ZooKeeper session expires.
       client
           .create()
           .creatingParentContainersIfNeeded()
           .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
           .forPath(
-              ZooKeeperLayout.fromConfiguration(conf).leaderLatch() + "/latch-",
-              dead.getBytes(StandardCharsets.UTF_8));
+              settings.layout().leaderLatch() + "/latch-", dead.getBytes(StandardCharsets.UTF_8));
 
       Result text = status("status");
       assertThat(text.code).as(text.out).isEqualTo(RackStatus.LEADER_MISSING);
