@@ -8,6 +8,8 @@ import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.stats.SpongeStats;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /** The parsed, cross-checked settings of one task, read once at {@link SpongeTask#open}. */
@@ -25,6 +27,9 @@ final class SpongeTaskSettings {
   /** The cluster secret, read once; null when none is configured. */
   final ClusterSecret secret;
 
+  /** TLS for the task's connections; null when {@code sponge.tls.enabled} is false. */
+  final TlsContext tls;
+
   /**
    * Every sponge-core key, parsed once; the identity and the tiers are built from these values,
    * never from the {@link Configuration} again.
@@ -34,7 +39,8 @@ final class SpongeTaskSettings {
   SpongeTaskSettings(Configuration conf) {
     // Every key of every tier is parsed and checked now, so a bad value fails at start, not at the
     // first spill.
-    this.values = ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions());
+    this.values =
+        ConfigCheck.validate(conf, new SpongeOptions(), new ClusterOptions(), new TlsOptions());
     this.configuredChunkSize = values.get(SpongeOptions.CHUNK_SIZE).intValue();
     this.checksumBlockSize = values.get(SpongeOptions.CHECKSUM_BLOCK_SIZE).intValue();
     this.poolChecksum = values.get(SpongeOptions.POOL_CHECKSUM);
@@ -45,6 +51,7 @@ final class SpongeTaskSettings {
     checkBlockDividesChunk(configuredChunkSize, SpongeOptions.CHUNK_SIZE.key());
     this.remote = SpongeSettings.remote(values);
     this.secret = SpongeSettings.clusterSecret(values);
+    this.tls = TlsContext.forClient(values);
   }
 
   /** The chunk size a pool imposes must also be a whole number of checksum blocks. */

@@ -11,6 +11,7 @@ final class TrackerMetrics {
   final PrometheusRegistry registry = new PrometheusRegistry();
   final Counter rounds;
   final Counter requests;
+  final Counter refusedPeers;
 
   TrackerMetrics(MemoryTracker tracker) {
     JvmMetrics.builder().register(registry);
@@ -24,6 +25,12 @@ final class TrackerMetrics {
             .name("sponge_tracker_free_list_requests_total")
             .help("Free lists asked for, by answer (ok, not_leader)")
             .labelNames("answer")
+            .register(registry);
+    refusedPeers =
+        Counter.builder()
+            .name("sponge_tracker_refused_peers_total")
+            .help("Peers refused before the handshake, by reason (not_tls, tls_handshake)")
+            .labelNames("reason")
             .register(registry);
     GaugeWithCallback.builder()
         .name("sponge_tracker_leader")

@@ -11,6 +11,8 @@ import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ConfigOption;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.ParsedConfig;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.daemon.DaemonAuth;
 import org.spongefiles.daemon.DaemonOptions;
@@ -32,6 +34,9 @@ final class TrackerSettings {
   final double nearlyFull;
   final ClusterSecret secret;
 
+  /** TLS of the tracker's port and of its polls of servers; null when off. */
+  final TlsContext tls;
+
   /** The parsed {@code sponge.zookeeper.*} keys the tracker's Curator client is built from. */
   final ParsedConfig zookeeper;
 
@@ -40,7 +45,12 @@ final class TrackerSettings {
   private TrackerSettings(Configuration conf) {
     ParsedConfig parsed =
         ConfigCheck.validate(
-            conf, new TrackerOptions(), new DaemonOptions(), new ClusterOptions(), new CoreKeys());
+            conf,
+            new TrackerOptions(),
+            new DaemonOptions(),
+            new ClusterOptions(),
+            new TlsOptions(),
+            new CoreKeys());
     this.zookeeperLayout = ZooKeeperLayout.from(parsed);
     if (parsed.get(ClusterOptions.ZOOKEEPER_QUORUM).isEmpty()) {
       throw new ConfigException(
@@ -50,6 +60,7 @@ final class TrackerSettings {
     }
     this.zookeeper = parsed;
     this.secret = DaemonAuth.secret(parsed, "memory tracker");
+    this.tls = TlsContext.forDaemon(parsed);
     this.bindHost = parsed.get(TrackerOptions.BIND_HOST);
     this.port = parsed.get(TrackerOptions.PORT);
     String explicit = parsed.get(TrackerOptions.ADDRESS);

@@ -11,6 +11,8 @@ import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
+import org.spongefiles.core.config.ConfigValues;
+import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.daemon.DaemonArguments;
 import org.spongefiles.daemon.MalformedSiteFileException;
 
@@ -79,6 +81,7 @@ public final class SpongeStatus {
                   zookeeper,
                   ZooKeeperLayout.fromConfiguration(conf),
                   SpongeSettings.clusterSecret(conf),
+                  TlsContext.forClient(ConfigValues.reading(conf)),
                   timeout)
               .collect();
       out.print(json ? StatusFormat.json(status) : StatusFormat.text(status));
