@@ -5,6 +5,7 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
+import org.spongefiles.daemon.netty.TlsGate;
 
 /** The tracker's Prometheus metrics, in a registry of its own. */
 final class TrackerMetrics {
@@ -32,6 +33,8 @@ final class TrackerMetrics {
             .help("Peers refused before the handshake, by reason (not_tls, tls_handshake)")
             .labelNames("reason")
             .register(registry);
+    refusedPeers.labelValues(TlsGate.NOT_TLS).inc(0);
+    refusedPeers.labelValues(TlsGate.TLS_HANDSHAKE).inc(0);
     GaugeWithCallback.builder()
         .name("sponge_tracker_leader")
         .help("1 while this tracker is the leader")
