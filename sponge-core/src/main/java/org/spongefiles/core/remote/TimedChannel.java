@@ -47,12 +47,9 @@ final class TimedChannel implements Closeable {
     return due != 0 && now - due > 0 && deadline == due;
   }
 
-  static TimedChannel connect(ServerAddress address, Duration connectTimeout, Duration ioTimeout)
-      throws IOException {
-    return connect(address, connectTimeout, ioTimeout, null);
-  }
-
-  /** Connects, then runs the TLS handshake (under the connect timeout) when {@code tls} is set. */
+  /**
+   * Connects, then runs the TLS handshake (under the connect timeout) when {@code tls} is not null.
+   */
   static TimedChannel connect(
       ServerAddress address, Duration connectTimeout, Duration ioTimeout, TlsContext tls)
       throws IOException {
