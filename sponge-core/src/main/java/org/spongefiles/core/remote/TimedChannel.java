@@ -145,13 +145,13 @@ final class TimedChannel implements Closeable {
 
   /** Writes every remaining byte of {@code buffers}. */
   void writeFully(ByteBuffer... buffers) throws IOException {
-    long left = 0;
-    for (ByteBuffer buffer : buffers) {
-      left += buffer.remaining();
-    }
     if (tls != null) {
       tls.write(buffers);
       return;
+    }
+    long left = 0;
+    for (ByteBuffer buffer : buffers) {
+      left += buffer.remaining();
     }
     while (left > 0) {
       left -= channel.write(buffers);
