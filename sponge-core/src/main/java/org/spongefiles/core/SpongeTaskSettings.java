@@ -10,13 +10,15 @@ import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.stats.SpongeStats;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /** The parsed, cross-checked settings of one task, read once at {@link SpongeTask#open}. */
 final class SpongeTaskSettings {
   /** The option sets of every task, whatever else it parses. */
   private static final List<OptionSet> CORE_SETS =
-      List.of(new SpongeOptions(), new ClusterOptions());
+      List.of(new SpongeOptions(), new ClusterOptions(), new TlsOptions());
 
   final int configuredChunkSize;
   final int checksumBlockSize;
@@ -30,6 +32,9 @@ final class SpongeTaskSettings {
 
   /** The cluster secret, read once; null when none is configured. */
   final ClusterSecret secret;
+
+  /** TLS for the task's connections; null when {@code sponge.tls.enabled} is false. */
+  final TlsContext tls;
 
   /**
    * Every sponge-core key, parsed once; the identity and the tiers are built from these values,
@@ -69,5 +74,6 @@ final class SpongeTaskSettings {
     this.ioThreads = values.get(SpongeOptions.IO_THREADS);
     this.remote = SpongeSettings.remote(values);
     this.secret = SpongeSettings.clusterSecret(values);
+    this.tls = TlsContext.forClient(values);
   }
 }

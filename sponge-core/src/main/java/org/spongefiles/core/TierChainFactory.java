@@ -145,6 +145,7 @@ final class TierChainFactory {
         new ConnectionPool(
             identity,
             taskSettings.secret,
+            taskSettings.tls,
             settings.connectTimeout(),
             settings.ioTimeout(),
             settings.connectionsPerServer());

@@ -5,11 +5,13 @@ import java.time.Duration;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.tls.TlsContext;
 
 /**
  * The health check of {@code bin/sponge-* status}: {@code host:port [--conf sponge-site.xml]
@@ -48,8 +50,10 @@ public final class DaemonAdmin {
               ServerAddress.parse(args[0]),
               admin,
               SpongeSettings.clusterSecret(conf),
+              TlsContext.forClient(ConfigValues.reading(conf)),
               Duration.ofSeconds(5),
-              Duration.ofSeconds(10))) {
+              Duration.ofSeconds(10),
+              new byte[0])) {
         System.out.println("healthy: " + question.ask(connection, conf));
       }
     } catch (Exception e) {

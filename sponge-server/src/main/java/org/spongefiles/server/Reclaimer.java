@@ -13,6 +13,7 @@ import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /**
@@ -30,6 +31,7 @@ final class Reclaimer implements Runnable {
   private final ServerMetrics metrics;
   private final ClientIdentity self;
   private final ClusterSecret secret;
+  private final TlsContext tls;
   private final RemoteSettings remote;
   private final long graceMillis;
   private final ChunkPins pins;
@@ -41,6 +43,7 @@ final class Reclaimer implements Runnable {
       ServerMetrics metrics,
       ClientIdentity self,
       ClusterSecret secret,
+      TlsContext tls,
       RemoteSettings remote,
       long graceMillis,
       ChunkPins pins) {
@@ -48,6 +51,7 @@ final class Reclaimer implements Runnable {
     this.ledger = ledger;
     this.metrics = metrics;
     this.self = self;
+    this.tls = tls;
     this.secret = secret;
     this.remote = remote;
     this.graceMillis = graceMillis;
@@ -148,7 +152,13 @@ final class Reclaimer implements Runnable {
     }
     try (RemoteConnection connection =
         RemoteConnection.open(
-            ServerAddress.parse(node), self, secret, remote.connectTimeout(), remote.ioTimeout())) {
+            ServerAddress.parse(node),
+            self,
+            secret,
+            tls,
+            remote.connectTimeout(),
+            remote.ioTimeout(),
+            new byte[0])) {
       return connection.liveness(leases);
     }
   }

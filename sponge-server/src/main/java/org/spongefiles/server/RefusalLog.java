@@ -8,11 +8,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.spongefiles.daemon.netty.TlsGate;
 
 /**
  * Peers refused before they authenticated (over a connection cap, too slow to authenticate, a bad
- * or oversized frame, a failed proof), counted by reason in {@code
- * sponge_server_refused_peers_total} and summed up in one log line per interval: a flood of
+ * or oversized frame, a failed proof, no TLS or a failed TLS handshake), counted by reason in
+ * {@code sponge_server_refused_peers_total} and summed up in one log line per interval: a flood of
  * strangers costs a line a minute, not a line a frame.
  */
 final class RefusalLog {
@@ -22,7 +23,9 @@ final class RefusalLog {
     "max_connections_per_address",
     "handshake_timeout",
     "bad_frame",
-    "auth_failed"
+    "auth_failed",
+    TlsGate.NOT_TLS,
+    TlsGate.TLS_HANDSHAKE
   };
 
   private static final int ADDRESSES_SHOWN = 3;

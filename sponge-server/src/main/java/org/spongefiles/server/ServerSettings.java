@@ -16,6 +16,8 @@ import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.pool.PoolSpec;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.RemoteSettings;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.daemon.DaemonAuth;
 import org.spongefiles.daemon.DaemonOptions;
@@ -30,6 +32,10 @@ final class ServerSettings {
   final PoolSpec pool;
   final long checksumBlockSize;
   final ClusterSecret secret;
+
+  /** TLS of the wire port and of the liveness queries to other servers; null when off. */
+  final TlsContext tls;
+
   final RemoteSettings remote;
   final String endpoint;
 
@@ -65,11 +71,13 @@ final class ServerSettings {
             new ServerOptions(),
             new DaemonOptions(),
             new ClusterOptions(),
+            new TlsOptions(),
             new SpongeOptions());
     this.pool = SpongeSettings.poolSpec(parsed);
     this.checksumBlockSize = parsed.get(SpongeOptions.CHECKSUM_BLOCK_SIZE);
     checkPoolDir(pool.dir());
     this.secret = DaemonAuth.secret(parsed, "sponge server");
+    this.tls = TlsContext.forDaemon(parsed);
     this.remote = SpongeSettings.remote(parsed);
     String node = TaskIdentity.nodeName(parsed);
     this.endpoint = SpongeSettings.nodeServerEndpoint(parsed, node);

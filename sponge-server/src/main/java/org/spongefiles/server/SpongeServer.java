@@ -41,6 +41,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
+import org.spongefiles.daemon.netty.TlsGate;
 
 /**
  * A node's sponge server: attaches to (or creates) the node's shared pool, the same one the node's
@@ -105,6 +106,7 @@ public final class SpongeServer implements RunningDaemon {
             metrics,
             self,
             secret,
+            settings.tls,
             settings.remote,
             settings.reclaimGraceMillis,
             pins);
@@ -216,7 +218,8 @@ public final class SpongeServer implements RunningDaemon {
                             new TwoStageRecvAllocator(
                                 new FixedRecvByteBufAllocator(
                                     Frame.HEADER_SIZE + Frame.MAX_UNAUTHENTICATED_PAYLOAD),
-                                handlerLimits.receiveBuffers));
+                                handlerLimits.receiveBuffers,
+                                settings.tls == null));
                     ch.pipeline()
                         .addLast(
                             "idle",
@@ -228,6 +231,13 @@ public final class SpongeServer implements RunningDaemon {
                                 Frame.MAX_UNAUTHENTICATED_PAYLOAD,
                                 String.valueOf(ch.remoteAddress())))
                         .addLast("handler", handlerFactory.create());
+                    if (settings.tls != null) {
+                      TlsGate.serve(
+                          ch.pipeline(),
+                          settings.tls,
+                          settings.handshakeTimeoutMillis,
+                          refusals::record);
+                    }
                   }
                 });
     String host = settings.bindHost;

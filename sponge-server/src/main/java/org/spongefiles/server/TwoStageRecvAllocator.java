@@ -14,16 +14,26 @@ import io.netty.util.UncheckedBooleanSupplier;
  * into an ordinary buffer than the few bytes after its head, which would have to be copied into the
  * chunk afterwards. A channel keeps the handle it made at its first read, so replacing the
  * channel's allocator after HELLO would change nothing; this one switches at the next read.
+ *
+ * <p>Over TLS the socket's bytes are ciphertext, which must not land in a chunk: reads then go into
+ * ordinary buffers sized the same way, and the decoder copies the decrypted data into the chunk.
  */
 final class TwoStageRecvAllocator implements RecvByteBufAllocator {
   private final RecvByteBufAllocator stranger;
   private final RecvByteBufAllocator trusted;
+  private final boolean intoChunks;
   private volatile boolean authenticated;
   private volatile ServerFrameDecoder chunkReads;
 
-  TwoStageRecvAllocator(RecvByteBufAllocator stranger, RecvByteBufAllocator trusted) {
+  /**
+   * @param intoChunks whether a WRITE's data may be read from the socket into its chunk (false over
+   *     TLS)
+   */
+  TwoStageRecvAllocator(
+      RecvByteBufAllocator stranger, RecvByteBufAllocator trusted, boolean intoChunks) {
     this.stranger = stranger;
     this.trusted = trusted;
+    this.intoChunks = intoChunks;
   }
 
   /**
@@ -63,7 +73,7 @@ final class TwoStageRecvAllocator implements RecvByteBufAllocator {
       if (current != large) {
         return small.allocate(alloc);
       }
-      ByteBuf chunk = chunkReads.chunkReadBuffer();
+      ByteBuf chunk = intoChunks ? chunkReads.chunkReadBuffer() : null;
       return chunk != null ? chunk : alloc.ioBuffer(chunkReads.ordinaryReadSize(large.guess()));
     }
 

@@ -47,7 +47,8 @@ class ReservedChunksTest {
             Duration.ofSeconds(5),
             false);
     ConnectionPool connections =
-        new ConnectionPool(identity, null, settings.connectTimeout(), settings.ioTimeout(), BATCH);
+        new ConnectionPool(
+            identity, null, null, settings.connectTimeout(), settings.ioTimeout(), BATCH);
     FileKey file = new FileKey("attempt_reserve_0", 1, "spill");
     List<StoredChunk> stored = new ArrayList<>();
     try (RemoteTier tier =

@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
@@ -36,6 +37,7 @@ import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
 import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.TlsGate;
 
 /**
  * A memory tracker. Trackers of a cluster elect one leader with a Curator {@link LeaderLatch}; the
@@ -94,7 +96,8 @@ public final class MemoryTracker implements RunningDaemon {
     ZooKeeperLayout layout = settings.zookeeper.layout();
     this.zookeeper = ZooKeeperClients.start(settings.zookeeper);
     this.directory = new ServerDirectory(zookeeper, layout);
-    this.poller = new StatsPoller(directory, self, settings.secret, settings.pollTimeoutMillis);
+    this.poller =
+        new StatsPoller(directory, self, settings.secret, settings.tls, settings.pollTimeoutMillis);
     this.silentLeader =
         new SilentLeaderCheck(
             zookeeper, layout.leaderLatch(), endpoint, (int) settings.pollTimeoutMillis);
@@ -121,6 +124,12 @@ public final class MemoryTracker implements RunningDaemon {
     }
   }
 
+  /** A peer refused before its handshake (TLS): counted, and one line each. */
+  private void refused(InetAddress address, String reason, String detail) {
+    metrics.refusedPeers.labelValues(reason).inc();
+    LOG.warn("Refused a peer ({}): {}", reason, detail);
+  }
+
   private void begin() throws Exception {
     ClusterSecret secret = settings.secret;
     long handshakeMillis = settings.handshakeTimeoutMillis;
@@ -141,6 +150,13 @@ public final class MemoryTracker implements RunningDaemon {
                         .addLast(
                             new TrackerHandler(
                                 MemoryTracker.this, secret, metrics, handshakeMillis));
+                    if (settings.tls != null) {
+                      TlsGate.serve(
+                          ch.pipeline(),
+                          settings.tls,
+                          handshakeMillis,
+                          MemoryTracker.this::refused);
+                    }
                   }
                 });
     String host = settings.bindHost;

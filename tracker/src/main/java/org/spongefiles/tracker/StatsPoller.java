@@ -21,10 +21,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.remote.ClientIdentity;
+import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.daemon.netty.FrameDecoder;
+import org.spongefiles.daemon.netty.TlsGate;
 
 /**
  * One poll round of the leader: one STATS request to every registered server over kept-open
@@ -43,6 +45,7 @@ final class StatsPoller implements Closeable {
       ServerDirectory directory,
       ClientIdentity identity,
       ClusterSecret secret,
+      TlsContext tls,
       long timeoutMillis) {
     this.directory = directory;
     this.timeoutMillis = timeoutMillis;
@@ -54,10 +57,12 @@ final class StatsPoller implements Closeable {
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, timeoutMillis));
     this.identity = identity;
     this.secret = secret;
+    this.tls = tls;
   }
 
   private final ClientIdentity identity;
   private final ClusterSecret secret;
+  private final TlsContext tls; // null: plaintext
 
   ClusterView round() throws InterruptedException {
     long start = System.nanoTime();
@@ -110,6 +115,15 @@ final class StatsPoller implements Closeable {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
+                    if (tls != null) {
+                      ch.pipeline()
+                          .addLast(
+                              TlsGate.client(
+                                  tls,
+                                  server.address().host(),
+                                  server.address().port(),
+                                  timeoutMillis));
+                    }
                     ch.pipeline()
                         .addLast(new FrameDecoder(Frame.MAX_CONTROL_PAYLOAD, endpoint))
                         .addLast(connection);

@@ -5,12 +5,14 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
+import org.spongefiles.daemon.netty.TlsGate;
 
 /** The tracker's Prometheus metrics, in a registry of its own. */
 final class TrackerMetrics {
   final PrometheusRegistry registry = new PrometheusRegistry();
   final Counter rounds;
   final Counter requests;
+  final Counter refusedPeers;
 
   TrackerMetrics(MemoryTracker tracker) {
     JvmMetrics.builder().register(registry);
@@ -25,6 +27,14 @@ final class TrackerMetrics {
             .help("Free lists asked for, by answer (ok, no_server_in_rack, not_leader)")
             .labelNames("answer")
             .register(registry);
+    refusedPeers =
+        Counter.builder()
+            .name("sponge_tracker_refused_peers_total")
+            .help("Peers refused before the handshake, by reason (not_tls, tls_handshake)")
+            .labelNames("reason")
+            .register(registry);
+    refusedPeers.labelValues(TlsGate.NOT_TLS).inc(0);
+    refusedPeers.labelValues(TlsGate.TLS_HANDSHAKE).inc(0);
     GaugeWithCallback.builder()
         .name("sponge_tracker_leader")
         .help("1 while this tracker is the leader")

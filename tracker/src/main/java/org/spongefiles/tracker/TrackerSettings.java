@@ -11,6 +11,8 @@ import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ConfigOption;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.ParsedConfig;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.daemon.DaemonAuth;
 import org.spongefiles.daemon.DaemonOptions;
@@ -32,16 +34,25 @@ final class TrackerSettings {
   final double nearlyFull;
   final ClusterSecret secret;
 
+  /** TLS of the tracker's port and of its polls of servers; null when off. */
+  final TlsContext tls;
+
   /** Where the tracker elects its leader and finds the servers. */
   final ZooKeeperSettings zookeeper;
 
   private TrackerSettings(Configuration conf) {
     ParsedConfig parsed =
         ConfigCheck.validate(
-            conf, new TrackerOptions(), new DaemonOptions(), new ClusterOptions(), new CoreKeys());
+            conf,
+            new TrackerOptions(),
+            new DaemonOptions(),
+            new ClusterOptions(),
+            new TlsOptions(),
+            new CoreKeys());
     this.zookeeper =
         ZooKeeperSettings.from(parsed).required("the tracker elects its leader in ZooKeeper");
     this.secret = DaemonAuth.secret(parsed, "memory tracker");
+    this.tls = TlsContext.forDaemon(parsed);
     this.bindHost = parsed.get(TrackerOptions.BIND_HOST);
     this.port = parsed.get(TrackerOptions.PORT);
     String explicit = parsed.get(TrackerOptions.ADDRESS);

@@ -22,6 +22,9 @@ final class UnknownRacks {
 
   /** Records that {@code peer} asked for {@code rack}, which holds no server of {@code view}. */
   void asked(String rack, String peer, ClusterView view) {
+    if (view.servers.isEmpty()) {
+      return; // no server registered yet anywhere: nothing to compare the rack with
+    }
     if (logged.size() < LOGGED_RACKS && logged.add(rack)) {
       warn.accept(
           "A task at "

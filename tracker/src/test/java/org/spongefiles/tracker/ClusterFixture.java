@@ -79,6 +79,11 @@ final class ClusterFixture implements AutoCloseable {
     return conf;
   }
 
+  /** Closes {@code resource} with the fixture, before what was added earlier. */
+  <T extends AutoCloseable> T add(T resource) {
+    return resources.add(resource);
+  }
+
   /** Stops the trackers and servers, last started first, and removes their files. */
   @Override
   public void close() {

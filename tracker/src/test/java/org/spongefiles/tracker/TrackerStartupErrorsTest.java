@@ -10,8 +10,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.TestCertificates;
 
 /** A carelessly configured tracker does not start and says why in one line naming the key. */
 class TrackerStartupErrorsTest {
@@ -48,6 +50,27 @@ class TrackerStartupErrorsTest {
           .contains("cannot read the configuration");
     } finally {
       Files.deleteIfExists(site);
+    }
+  }
+
+  @Test
+  void unusableTlsStoresAreOneLineNamingTheKeyAndTheFile(@TempDir Path dir) throws Exception {
+    TestCertificates ca = TestCertificates.authority(dir, "cluster");
+    try (TestingServer zookeeper = new TestingServer();
+        ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
+      Configuration conf = ca.daemon(cluster.trackerConf("t1", "1s"), ca.keystore("t1"));
+      conf.set("sponge.tls.truststore.file", dir.resolve("missing.p12").toString());
+      assertThat(refused(args(conf)))
+          .startsWith(
+              "sponge-tracker: Invalid value "
+                  + dir.resolve("missing.p12")
+                  + " for configuration sponge.tls.truststore.file: cannot be read");
+
+      Configuration noKeystore = ca.client(cluster.trackerConf("t2", "1s"));
+      assertThat(refused(args(noKeystore)))
+          .isEqualTo(
+              "sponge-tracker: Invalid value (empty) for configuration sponge.tls.keystore.file:"
+                  + " required when sponge.tls.enabled=true");
     }
   }
 

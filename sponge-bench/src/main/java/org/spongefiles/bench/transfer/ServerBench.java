@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,6 +25,7 @@ import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.server.ServerMain;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.testkit.TestCertificates;
 import org.spongefiles.workloads.BenchReport;
 
 /**
@@ -33,6 +35,11 @@ import org.spongefiles.workloads.BenchReport;
  * with a peer in the same place, alternating in one loop. Then the load run: 8 tasks each spilling
  * {@code bench.load.gib} GiB (as 256 MiB files) through 2 server processes with capped memory,
  * every byte verified, beside the same bytes over raw sockets.
+ *
+ * <p>Every 1 MiB round also spills to a second server with TLS on ({@code sponge.tls.enabled},
+ * certificates made with keytool at start), alternating with the plaintext one in the same loop, so
+ * {@code *-tls-*} lines compare TLS with the raw socket and {@code *-tls-cost-*} with plaintext;
+ * the load run is made once in plaintext and once with TLS on.
  *
  * <p>Properties: {@code bench.iterations} (3000), {@code bench.warmup} (1000), {@code
  * bench.load.gib} (2; 0 skips the load run).
@@ -47,6 +54,7 @@ public final class ServerBench {
   private final byte[] target = new byte[MIB];
   private final List<Path> dirs = new ArrayList<>();
   private final List<Process> children = new ArrayList<>();
+  private TestCertificates ca;
 
   private ServerBench() {
     new SplittableRandom(42).nextBytes(source);
@@ -63,17 +71,25 @@ public final class ServerBench {
   }
 
   private void run() throws Exception {
-    BenchReport.info("1 MiB spills, %d iterations after %d warm-up", iterations, warmup);
+    BenchReport.info(
+        "1 MiB spills, %d iterations after %d warm-up, plaintext and TLS alternating",
+        iterations, warmup);
+    ca = TestCertificates.authority(tempDir("serverbench-ca"), "bench");
     Timing[] local;
-    try (SpongeServer server = SpongeServer.start(serverConf("bench-local", "64m"));
+    try (SpongeServer server = SpongeServer.start(serverConf("bench-local", "64m", false));
+        SpongeServer tlsServer = SpongeServer.start(serverConf("bench-local-tls", "64m", true));
         RawSocketServer raw = new RawSocketServer()) {
-      local = round("server", server.endpoint(), raw.port());
+      local = round("server", server.endpoint(), tlsServer.endpoint(), raw.port());
     }
     String remoteEndpoint =
-        startChild(ServerMain.class, serverArgs("bench-remote", "64m"), "-Xmx256m").split(" ")[1];
+        startChild(ServerMain.class, serverArgs("bench-remote", "64m", false), "-Xmx256m")
+            .split(" ")[1];
+    String remoteTlsEndpoint =
+        startChild(ServerMain.class, serverArgs("bench-remote-tls", "64m", true), "-Xmx256m")
+            .split(" ")[1];
     int remoteRaw =
         Integer.parseInt(startChild(RawSocketServer.class, List.of(), "-Xmx64m").split(" ")[1]);
-    Timing[] remote = round("remote", remoteEndpoint, remoteRaw);
+    Timing[] remote = round("remote", remoteEndpoint, remoteTlsEndpoint, remoteRaw);
     for (Timing t : local) {
       BenchReport.info("%s", t.summary());
     }
@@ -88,8 +104,21 @@ public final class ServerBench {
     report("server-read", local[3], local[1]);
     report("remote-write", remote[2], remote[0]);
     report("remote-read", remote[3], remote[1]);
+    report("server-tls-write", local[4], local[0]);
+    report("server-tls-read", local[5], local[1]);
+    report("remote-tls-write", remote[4], remote[0]);
+    report("remote-tls-read", remote[5], remote[1]);
+    cost("server-tls-cost-write", local[4], local[2]);
+    cost("server-tls-cost-read", local[5], local[3]);
+    cost("remote-tls-cost-write", remote[4], remote[2]);
+    cost("remote-tls-cost-read", remote[5], remote[3]);
     if (loadGib > 0) {
-      load();
+      double plain = load(false);
+      double tls = load(true);
+      BenchReport.bench(
+          "server-load-tls-cost",
+          tls / plain,
+          String.format(Locale.ROOT, "tls_s=%.1f plain_s=%.1f", tls, plain));
     }
   }
 
@@ -106,17 +135,40 @@ public final class ServerBench {
             raw.medianMicros()));
   }
 
-  /** Raw socket write and read, then a SpongeFile spilled to the server and read back. */
-  private Timing[] round(String name, String endpoint, int rawPort) throws IOException {
+  /** TLS against plaintext: the ratio of the means, medians beside. */
+  private static void cost(String measure, Timing tls, Timing plain) {
+    BenchReport.bench(
+        measure,
+        tls.ratioTo(plain),
+        String.format(
+            Locale.ROOT,
+            "tls_us=%.1f plain_us=%.1f tls_median_us=%.1f plain_median_us=%.1f",
+            tls.meanMicros(),
+            plain.meanMicros(),
+            tls.medianMicros(),
+            plain.medianMicros()));
+  }
+
+  /**
+   * Raw socket write and read, then a SpongeFile spilled to the plaintext server and read back,
+   * then one spilled to the TLS server and read back.
+   */
+  private Timing[] round(String name, String endpoint, String tlsEndpoint, int rawPort)
+      throws IOException {
     Timing[] t = {
       new Timing(name + "-raw-socket-write", iterations),
       new Timing(name + "-raw-socket-read", iterations),
       new Timing(name + "-write", iterations),
-      new Timing(name + "-read", iterations)
+      new Timing(name + "-read", iterations),
+      new Timing(name + "-tls-write", iterations),
+      new Timing(name + "-tls-read", iterations)
     };
     ByteBuffer direct = ByteBuffer.allocateDirect(MIB);
     try (RawSocketClient raw = new RawSocketClient(rawPort);
-        SpongeTask task = SpongeTask.open(clientConf(endpoint), "attempt_serverbench_" + name)) {
+        SpongeTask task = SpongeTask.open(clientConf(endpoint), "attempt_serverbench_" + name);
+        SpongeTask tlsTask =
+            SpongeTask.open(
+                ca.client(clientConf(tlsEndpoint)), "attempt_serverbench_tls_" + name)) {
       for (int i = 0; i < warmup + iterations; i++) {
         boolean measured = i >= warmup;
         direct.clear();
@@ -138,34 +190,58 @@ public final class ServerBench {
         }
         long t4 = System.nanoTime();
         file.delete();
+        if (i == warmup && !Arrays.equals(source, target)) {
+          throw new AssertionError(name + ": bytes read back differ");
+        }
+        Arrays.fill(target, (byte) 0);
+        SpongeFile tlsFile = tlsTask.create("spill-tls");
+        long t5 = System.nanoTime();
+        try (OutputStream out = tlsFile.output()) {
+          out.write(source);
+        }
+        long t6 = System.nanoTime();
+        try (SpongeInputStream in = tlsFile.input()) {
+          in.readNBytes(target, 0, MIB);
+        }
+        long t7 = System.nanoTime();
+        tlsFile.delete();
+        if (i == warmup && !Arrays.equals(source, target)) {
+          throw new AssertionError(name + ": bytes read back over TLS differ");
+        }
         if (measured) {
           t[0].add(t1 - t0);
           t[1].add(t2 - t1);
           t[2].add(t3 - t2);
           t[3].add(t4 - t3);
-        }
-        if (i == warmup && !Arrays.equals(source, target)) {
-          throw new AssertionError(name + ": bytes read back differ");
+          t[4].add(t6 - t5);
+          t[5].add(t7 - t6);
         }
       }
-      if (task.stats().chunksWritten(TierKind.REMOTE) != warmup + iterations) {
-        throw new AssertionError(name + ": not every spill went to the server: " + task.stats());
+      for (SpongeTask each : List.of(task, tlsTask)) {
+        if (each.stats().chunksWritten(TierKind.REMOTE) != warmup + iterations) {
+          throw new AssertionError(name + ": not every spill went to a server: " + each.stats());
+        }
       }
     }
     return t;
   }
 
-  /** 8 tasks x loadGib GiB through 2 capped server processes, beside the same over raw sockets. */
-  private void load() throws Exception {
+  /**
+   * 8 tasks x loadGib GiB through 2 capped server processes (with TLS on or off), beside the same
+   * over raw sockets; returns the seconds through the servers.
+   */
+  private double load(boolean tls) throws Exception {
+    String measure = tls ? "server-load-tls" : "server-load";
+    int firstChild = children.size();
     int writers = 8;
     long perWriter = (long) loadGib << 30;
     long fileSize = 256L << 20;
     List<String> endpoints = new ArrayList<>();
     List<Integer> metricsPorts = new ArrayList<>();
-    for (String node : List.of("load-a", "load-b")) {
+    for (String node : List.of(measure + "-a", measure + "-b")) {
       int metricsPort = freePort();
       List<String> args =
-          new ArrayList<>(serverArgs(node, (writers / 2 * fileSize + 64 * MIB) + ""));
+          new ArrayList<>(serverArgs(node, (writers / 2 * fileSize + 64 * MIB) + "", tls));
       args.add("-Dsponge.server.metrics.port=" + metricsPort);
       endpoints.add(
           startChild(ServerMain.class, args, "-Xmx256m", "-XX:MaxDirectMemorySize=128m")
@@ -175,8 +251,8 @@ public final class ServerBench {
     int rawPort =
         Integer.parseInt(startChild(RawSocketServer.class, List.of(), "-Xmx256m").split(" ")[1]);
     BenchReport.info(
-        "load: %d writers x %d GiB (files of %d MiB written, read back, verified, deleted)",
-        writers, loadGib, fileSize >> 20);
+        "%s: %d writers x %d GiB (files of %d MiB written, read back, verified, deleted)",
+        measure, writers, loadGib, fileSize >> 20);
 
     // Both sides move the same pre-generated bytes and compute the same CRC32C over everything
     // written and read, so the comparison is about the path, not about making data.
@@ -245,6 +321,9 @@ public final class ServerBench {
             w -> {
               Configuration conf =
                   clientConf(endpoints.get(w % 2) + "," + endpoints.get((w + 1) % 2));
+              if (tls) {
+                ca.client(conf);
+              }
               long bytes = 0;
               try (SpongeTask task = SpongeTask.open(conf, "attempt_load_" + w)) {
                 byte[] block = new byte[MIB];
@@ -289,8 +368,9 @@ public final class ServerBench {
     }
     double total = 2.0 * writers * perWriter;
     BenchReport.info(
-        "load: %.1f GiB verified; ours %.1f s (%.0f MB/s), raw sockets %.1f s (%.0f MB/s);"
+        "%s: %.1f GiB verified; ours %.1f s (%.0f MB/s), raw sockets %.1f s (%.0f MB/s);"
             + " peak server heap %.0f MiB (cap 256), direct %.0f MiB (cap 128), sampled every 200 ms",
+        measure,
         verified / (double) (1L << 30),
         seconds,
         total / seconds / 1e6,
@@ -299,7 +379,7 @@ public final class ServerBench {
         heapMax / MIB,
         directMax / MIB);
     BenchReport.bench(
-        "server-load",
+        measure,
         seconds / rawSeconds,
         String.format(
             Locale.ROOT,
@@ -310,6 +390,11 @@ public final class ServerBench {
             loadGib,
             heapMax / MIB,
             directMax / MIB));
+    for (Process child : children.subList(firstChild, children.size())) {
+      child.destroy(); // this run's servers and raw peer: the next run has the cores to itself
+      child.waitFor();
+    }
+    return seconds;
   }
 
   /** Offset in the pre-generated data of writer {@code w}'s block at byte {@code at}. */
@@ -339,19 +424,26 @@ public final class ServerBench {
     }
   }
 
-  private Configuration serverConf(String node, String poolSize) {
+  private Configuration serverConf(String node, String poolSize, boolean tls) throws IOException {
     Configuration conf = new Configuration(false);
-    for (String arg : serverArgs(node, poolSize)) {
+    for (String arg : serverArgs(node, poolSize, tls)) {
       int eq = arg.indexOf('=');
       conf.set(arg.substring(2, eq), arg.substring(eq + 1));
     }
     return conf;
   }
 
-  private List<String> serverArgs(String node, String poolSize) {
+  private List<String> serverArgs(String node, String poolSize, boolean tls) throws IOException {
     Path pool = tempDir("serverbench-" + node);
     int port = freePort();
-    return new ArrayList<>(
+    List<String> args = new ArrayList<>();
+    if (tls) {
+      for (Map.Entry<String, String> entry :
+          ca.daemon(new Configuration(false), ca.keystore(node))) {
+        args.add("-D" + entry.getKey() + "=" + entry.getValue());
+      }
+    }
+    args.addAll(
         List.of(
             "-Dsponge.node.id=" + node,
             "-Dsponge.server.bind.host=127.0.0.1",
@@ -361,6 +453,7 @@ public final class ServerBench {
             "-Dsponge.auth.none=true",
             "-Dsponge.pool.dir=" + pool,
             "-Dsponge.pool.size=" + poolSize));
+    return args;
   }
 
   private Configuration clientConf(String servers) {

@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /**
@@ -25,6 +26,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 public final class ConnectionPool implements Closeable {
   private final ClientIdentity identity;
   private final ClusterSecret secret;
+  private final TlsContext tls;
   private final Duration connectTimeout;
   private final Duration ioTimeout;
   private final int maxIdlePerServer;
@@ -41,14 +43,20 @@ public final class ConnectionPool implements Closeable {
     return secret != null;
   }
 
+  /**
+   * @param secret the cluster secret, or null when none is configured
+   * @param tls TLS for every connection, or null for plaintext
+   */
   public ConnectionPool(
       ClientIdentity identity,
       ClusterSecret secret,
+      TlsContext tls,
       Duration connectTimeout,
       Duration ioTimeout,
       int maxIdlePerServer) {
     this.identity = identity;
     this.secret = secret;
+    this.tls = tls;
     this.connectTimeout = connectTimeout;
     this.ioTimeout = ioTimeout;
     this.maxIdlePerServer = maxIdlePerServer;
@@ -73,7 +81,8 @@ public final class ConnectionPool implements Closeable {
       ticket = tickets.get(server);
     }
     if (ticket != null) {
-      return RemoteConnection.open(server, identity, secret, connectTimeout, ioTimeout, ticket);
+      return RemoteConnection.open(
+          server, identity, secret, tls, connectTimeout, ioTimeout, ticket);
     }
     return openFirst(server);
   }
@@ -94,6 +103,7 @@ public final class ConnectionPool implements Closeable {
               server,
               identity,
               secret,
+              tls,
               connectTimeout,
               ioTimeout,
               ticket == null ? new byte[0] : ticket);

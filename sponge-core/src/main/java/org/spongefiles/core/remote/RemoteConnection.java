@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.core.wire.Challenge;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ChunkHandles;
@@ -42,10 +44,12 @@ public final class RemoteConnection implements Closeable {
   private String serverNode;
   private byte[] ticket = new byte[0];
   private boolean broken;
+  private final boolean tls;
 
-  private RemoteConnection(ServerAddress server, TimedChannel channel) {
+  private RemoteConnection(ServerAddress server, TimedChannel channel, boolean tls) {
     this.server = server;
     this.channel = channel;
+    this.tls = tls;
   }
 
   /**
@@ -78,8 +82,24 @@ public final class RemoteConnection implements Closeable {
       Duration ioTimeout,
       byte[] ticket)
       throws IOException {
-    TimedChannel channel = TimedChannel.connect(server, connectTimeout, ioTimeout);
-    RemoteConnection connection = new RemoteConnection(server, channel);
+    return open(server, identity, secret, null, connectTimeout, ioTimeout, ticket);
+  }
+
+  /**
+   * {@link #open(ServerAddress, ClientIdentity, ClusterSecret, Duration, Duration, byte[])} over
+   * TLS when {@code tls} is not null: the handshake, ticket included, then travels encrypted.
+   */
+  public static RemoteConnection open(
+      ServerAddress server,
+      ClientIdentity identity,
+      ClusterSecret secret,
+      TlsContext tls,
+      Duration connectTimeout,
+      Duration ioTimeout,
+      byte[] ticket)
+      throws IOException {
+    TimedChannel channel = TimedChannel.connect(server, connectTimeout, ioTimeout, tls);
+    RemoteConnection connection = new RemoteConnection(server, channel, tls != null);
     try {
       connection.handshake(identity, secret, ticket);
       return connection;
@@ -91,7 +111,23 @@ public final class RemoteConnection implements Closeable {
 
   private void handshake(ClientIdentity identity, ClusterSecret secret, byte[] presented)
       throws IOException {
-    Frame first = exchange(() -> receive(Frame.MAX_CONTROL_PAYLOAD));
+    Frame first;
+    try {
+      first = exchange(() -> receive(Frame.MAX_CONTROL_PAYLOAD));
+    } catch (WireException e) {
+      if (tls || e.code() != ErrorCode.CONNECTION) {
+        throw e;
+      }
+      throw new WireException(
+          ErrorCode.CONNECTION,
+          server.toString(),
+          "no CHALLENGE ("
+              + e.reason()
+              + "); if that server has "
+              + TlsOptions.ENABLED.key()
+              + "=true, set it here too",
+          e);
+    }
     if (first.opcode() == Opcode.ERROR) {
       throw ErrorBody.decode(first.payload(), server.toString());
     }

@@ -30,6 +30,10 @@ import java.nio.ByteBuffer;
  */
 public final class Frame {
   public static final int MAGIC = 0x53504E47;
+
+  /** The first two bytes of a TLS handshake record (content type 22, version 3.x). */
+  private static final int TLS_HANDSHAKE_RECORD = 0x1603;
+
   public static final byte VERSION = 3;
   public static final int HEADER_SIZE = 20;
   public static final int FLAG_RESPONSE = 1;
@@ -100,7 +104,10 @@ public final class Frame {
       throw new WireException(
           ErrorCode.MALFORMED_FRAME,
           peer,
-          String.format("bad magic 0x%08x (expected 0x%08x)", magic, MAGIC));
+          String.format("bad magic 0x%08x (expected 0x%08x)", magic, MAGIC)
+              + ((magic >>> 16) == TLS_HANDSHAKE_RECORD
+                  ? ": a TLS handshake, from a peer with sponge.tls.enabled=true"
+                  : ""));
     }
     byte version = header.get(at + 4);
     if (version != VERSION) {

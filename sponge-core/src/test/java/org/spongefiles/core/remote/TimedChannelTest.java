@@ -11,8 +11,14 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.config.ConfigValues;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.testkit.TestCertificates;
 
 /**
  * The watchdog: a request past its deadline fails naming the peer; a finished one is left be; its
@@ -25,7 +31,7 @@ class TimedChannelTest {
     try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       ServerAddress address = new ServerAddress("127.0.0.1", silent.getLocalPort());
       try (TimedChannel channel =
-              TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofMillis(100));
+              TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofMillis(100), null);
           Socket accepted = silent.accept()) {
         assertThatThrownBy(() -> channel.request(() -> readOneByte(channel)))
             .isInstanceOf(SocketTimeoutException.class)
@@ -35,11 +41,31 @@ class TimedChannelTest {
   }
 
   @Test
+  void aTlsHandshakeWithASilentPeerTimesOutAtTheConnectTimeoutAndLeavesNoChannel(@TempDir Path dir)
+      throws Exception {
+    TestCertificates ca = TestCertificates.authority(dir, "ca");
+    TlsContext tls =
+        TlsContext.forClient(ConfigValues.reading(ca.client(new Configuration(false))));
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      ServerAddress address = new ServerAddress("127.0.0.1", silent.getLocalPort());
+      assertThatThrownBy(
+              () ->
+                  TimedChannel.connect(address, Duration.ofMillis(200), Duration.ofSeconds(5), tls))
+          .isInstanceOf(SocketTimeoutException.class)
+          .hasMessage(
+              "No answer from " + address + " within 200 ms (sponge.remote.connect.timeout)");
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(() -> assertThat(ChannelWatchdog.running()).isFalse());
+    }
+  }
+
+  @Test
   void aChannelIdleLongerThanTheTimeoutBetweenRequestsStaysOpen() throws Exception {
     try (ServerSocket echo = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       ServerAddress address = new ServerAddress("127.0.0.1", echo.getLocalPort());
       try (TimedChannel channel =
-              TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofMillis(50));
+              TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofMillis(50), null);
           Socket accepted = echo.accept()) {
         InputStream in = accepted.getInputStream();
         OutputStream out = accepted.getOutputStream();
@@ -60,9 +86,9 @@ class TimedChannelTest {
       ServerAddress address = new ServerAddress("127.0.0.1", peer.getLocalPort());
       assertThat(watchdogThreads()).as("before any channel").isZero();
       TimedChannel first =
-          TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofSeconds(5));
+          TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofSeconds(5), null);
       TimedChannel second =
-          TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofSeconds(5));
+          TimedChannel.connect(address, Duration.ofSeconds(5), Duration.ofSeconds(5), null);
       assertThat(ChannelWatchdog.running()).isTrue();
       assertThat(watchdogThreads()).isEqualTo(1);
       first.close();

@@ -12,6 +12,9 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperSettings;
 import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ParsedConfig;
+import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.daemon.DaemonArguments;
 import org.spongefiles.daemon.MalformedSiteFileException;
 
@@ -78,8 +81,8 @@ public final class SpongeStatus {
   /** Reads the rack's state from the servers ZooKeeper lists, prints it and returns the code. */
   private static int report(Configuration conf, boolean json, PrintStream out, PrintStream err)
       throws Exception {
-    ZooKeeperSettings settings =
-        ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+    ParsedConfig parsed = ConfigCheck.validate(conf, new ClusterOptions(), new TlsOptions());
+    ZooKeeperSettings settings = ZooKeeperSettings.from(parsed);
     try (CuratorFramework zookeeper = ZooKeeperClients.start(settings)) {
       Duration timeout = settings.connectTimeout();
       if (!zookeeper.blockUntilConnected(
@@ -94,7 +97,11 @@ public final class SpongeStatus {
       }
       RackStatus status =
           new StatusCollector(
-                  zookeeper, settings.layout(), SpongeSettings.clusterSecret(conf), timeout)
+                  zookeeper,
+                  settings.layout(),
+                  SpongeSettings.clusterSecret(conf),
+                  TlsContext.forClient(parsed),
+                  timeout)
               .collect();
       out.print(json ? StatusFormat.json(status) : StatusFormat.text(status));
       out.flush();

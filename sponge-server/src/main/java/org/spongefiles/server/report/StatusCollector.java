@@ -16,6 +16,7 @@ import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ServerStats;
 
@@ -28,13 +29,23 @@ public final class StatusCollector {
   private final CuratorFramework zookeeper;
   private final ZooKeeperLayout layout;
   private final ClusterSecret secret;
+  private final TlsContext tls;
   private final Duration timeout;
 
+  /**
+   * @param secret the cluster secret, or null
+   * @param tls TLS to the servers' wire ports, or null for plaintext
+   */
   public StatusCollector(
-      CuratorFramework zookeeper, ZooKeeperLayout layout, ClusterSecret secret, Duration timeout) {
+      CuratorFramework zookeeper,
+      ZooKeeperLayout layout,
+      ClusterSecret secret,
+      TlsContext tls,
+      Duration timeout) {
     this.zookeeper = zookeeper;
     this.layout = layout;
     this.secret = secret;
+    this.tls = tls;
     this.timeout = timeout;
   }
 
@@ -114,7 +125,8 @@ public final class StatusCollector {
             "sponge-status");
     ServerStats stats;
     try (RemoteConnection connection =
-        RemoteConnection.open(registration.address(), admin, secret, timeout, timeout)) {
+        RemoteConnection.open(
+            registration.address(), admin, secret, tls, timeout, timeout, new byte[0])) {
       stats = connection.stats();
     } catch (IOException e) {
       return ServerStatus.unreachable(address, registration.rack(), e.getMessage());
