@@ -1,0 +1,312 @@
+package org.spongefiles.it.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.emulator.EmulatorSupport;
+import org.spongefiles.emulator.HostCommand;
+import org.spongefiles.emulator.StaleResources;
+import org.spongefiles.emulator.Teardown;
+import org.spongefiles.emulator.cluster.ClusterNode;
+import org.spongefiles.emulator.cluster.ClusterSettings;
+import org.spongefiles.emulator.cluster.HadoopCluster;
+import org.spongefiles.emulator.cluster.HadoopJars;
+import org.spongefiles.it.Distribution;
+import org.spongefiles.it.ReadmeMapredSite;
+import org.spongefiles.testkit.data.NumbersGenerator;
+import org.spongefiles.workloads.median.MedianJob;
+
+/**
+ * The tarball on an emulated two-rack Hadoop cluster ({@link HadoopCluster}: real HDFS and YARN
+ * daemons in network namespaces, the distribution's scripts on every node), smoke size: the median
+ * job submitted through Hadoop's client on the master, stock and then ours (the README's
+ * mapred-site keys, the tarball's task jar on mapreduce.application.classpath); both answers equal
+ * the generator's, the stock reducers spill, ours borrow memory on another node's server, and every
+ * chunk a sponge server reports for a task (its own metrics, polled while the job runs) is in the
+ * task's rack. Then the cluster is torn down and nothing of it may be left. Needs root (netns,
+ * tmpfs mounts); skips naming what is missing otherwise.
+ */
+@Timeout(value = 480, unit = TimeUnit.SECONDS)
+class ClusterSmokeTest {
+  private static final long NUMBERS = 2_000_000;
+  private static final Pattern TASK_CHUNKS =
+      Pattern.compile("(?m)^sponge_server_task_chunks\\{task=\"([^\"]+)\"\\} ([0-9.E]+)");
+
+  @TempDir Path work;
+
+  @Test
+  void medianJobStockAndOursOnTwoRacksAgreeAndChunksNeverLeaveTheirRack() throws Exception {
+    EmulatorSupport support = EmulatorSupport.probe();
+    assumeTrue(
+        support.has(EmulatorSupport.Piece.RACK_NETWORK),
+        "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
+    StaleResources.clean().forEach(line -> System.out.println("swept " + line));
+
+    Path input = work.resolve("input");
+    NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 28);
+    numbers.write(input);
+    long[] counts = new long[2];
+    String expected = expected(numbers, counts);
+
+    Map<String, String> readme = ReadmeMapredSite.properties();
+    assertThat(readme)
+        .containsKeys(
+            "sponge.tracker.addresses",
+            "sponge.auth.secret.file",
+            "sponge.pool.size",
+            "sponge.rack");
+    ClusterSettings settings =
+        ClusterSettings.smoke(
+            Distribution.home(),
+            HadoopJars.ofThisJvm(),
+            Path.of(System.getProperty("java.io.tmpdir")),
+            readme);
+    Path runDir;
+    List<String> namespaces;
+    long started = System.nanoTime();
+    try (HadoopCluster cluster = HadoopCluster.start(settings)) {
+      System.out.printf(
+          "cluster up in %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+      runDir = cluster.dir;
+      namespaces = cluster.network().namespaces();
+
+      JobRun stock = JobRun.submit(cluster, MedianClient.STOCK, input, counts, work);
+      assertThat(stock.output).as("stock answer").isEqualTo(expected);
+      assertThat(stock.counter("tasks", "SPILLED_RECORDS"))
+          .as("the stock reducers spill: more records spilled than the maps output")
+          .isGreaterThan(stock.counter("tasks", "MAP_OUTPUT_RECORDS"));
+      assertThat(stock.counters.keySet()).noneMatch(key -> key.startsWith("SpongeFiles "));
+
+      Holdings holdings = new Holdings(cluster);
+      holdings.start();
+      JobRun ours;
+      try {
+        ours = JobRun.submit(cluster, MedianClient.OURS, input, counts, work);
+      } finally {
+        holdings.stop();
+      }
+      assertThat(ours.output).as("our answer").isEqualTo(expected);
+      assertThat(ours.counter("SpongeFiles", "REMOTE_UNAVAILABLE")).isZero();
+      assertThat(ours.counter("SpongeFiles", "POOL_BYTES_WRITTEN")).isPositive();
+      assertThat(ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN")).isPositive();
+      assertThat(ours.counter("SpongeFiles", "REMOTE_BYTES_READ"))
+          .isEqualTo(ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN"));
+
+      // The servers' own word: every task they hold chunks for runs in their rack.
+      Map<String, ClusterNode> byHost = new HashMap<>();
+      cluster.workers().forEach(node -> byHost.put(node.host, node));
+      int remote = 0;
+      for (Map.Entry<String, Set<String>> server : holdings.tasksByServer.entrySet()) {
+        ClusterNode holder = byHost.get(server.getKey());
+        for (String task : server.getValue()) {
+          String host = ours.attempts.get(task);
+          if (host == null) {
+            // A task the server saw only in its own pool (unnamed there): on its own node.
+            continue;
+          }
+          assertThat(byHost.get(host).rack)
+              .as("rack of %s (on %s) holding chunks on %s", task, host, holder)
+              .isEqualTo(holder.rack);
+          if (!host.equals(holder.host)) {
+            remote++;
+          }
+        }
+      }
+      System.out.printf(
+          "BENCH cluster-median-tmpfs-smoke ratio=%.3f stock_ms=%d ours_ms=%d remote_bytes=%d"
+              + " pool_bytes=%d disk_bytes=%d holdings=%s%n",
+          ours.elapsedMillis / (double) stock.elapsedMillis,
+          stock.elapsedMillis,
+          ours.elapsedMillis,
+          ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN"),
+          ours.counter("SpongeFiles", "POOL_BYTES_WRITTEN"),
+          ours.counter("SpongeFiles", "DISK_BYTES_WRITTEN"),
+          holdings.tasksByServer);
+      assertThat(remote)
+          .as("reduce attempts holding chunks on another node's server, %s", holdings.tasksByServer)
+          .isPositive();
+    }
+
+    // Nothing of the cluster is left: namespaces, /etc/netns entries, mounts, processes, files.
+    String left = HostCommand.run("ip", "netns", "list");
+    for (String namespace : namespaces) {
+      assertThat(left).doesNotContain(namespace);
+    }
+    assertThat(left).doesNotContain(Teardown.prefix());
+    assertThat(Path.of("/etc/netns"))
+        .satisfiesAnyOf(
+            dir -> assertThat(dir).doesNotExist(),
+            dir ->
+                assertThat(dir.toFile().list())
+                    .noneMatch(name -> name.startsWith(Teardown.prefix())));
+    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(runDir.toString());
+    assertThat(runDir).doesNotExist();
+    List<String> processes =
+        ProcessHandle.allProcesses()
+            .map(p -> p.info().commandLine().orElse(""))
+            .filter(line -> line.contains(runDir.toString()))
+            .collect(Collectors.toList());
+    assertThat(processes).as("processes of the cluster").isEmpty();
+  }
+
+  /** The job's expected output (one line per partition) and each partition's count. */
+  private static String expected(NumbersGenerator numbers, long[] counts) {
+    StringBuilder text = new StringBuilder();
+    for (int p = 0; p < counts.length; p++) {
+      int partition = p;
+      java.util.function.LongPredicate mine =
+          value -> MedianJob.partition(value, counts.length) == partition;
+      counts[p] = numbers.count(mine);
+      text.append(NumbersGenerator.format(numbers.lowerMedian(mine)))
+          .append('\t')
+          .append(counts[p])
+          .append('\n');
+    }
+    return text.toString();
+  }
+
+  /** One run of {@link MedianClient} on the master, and what it printed. */
+  static final class JobRun {
+    final String output;
+    final long elapsedMillis;
+    final Map<String, Long> counters = new TreeMap<>();
+    final Map<String, String> attempts = new HashMap<>();
+
+    private JobRun(String output, long elapsedMillis) {
+      this.output = output;
+      this.elapsedMillis = elapsedMillis;
+    }
+
+    long counter(String group, String name) {
+      return counters.getOrDefault(group + " " + name, 0L);
+    }
+
+    static JobRun submit(HadoopCluster cluster, String mode, Path input, long[] counts, Path work)
+        throws IOException, InterruptedException {
+      Path output = work.resolve("output-" + mode);
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+      command.add("-cp");
+      command.add(
+          cluster.classpath(cluster.master()) + ":" + System.getProperty("java.class.path"));
+      command.add(MedianClient.class.getName());
+      command.addAll(
+          List.of(
+              mode,
+              input.toString(),
+              "/median",
+              output.toString(),
+              java.util.Arrays.stream(counts)
+                  .mapToObj(Long::toString)
+                  .collect(Collectors.joining(","))));
+      ProcessBuilder builder =
+          new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
+      builder.environment().putAll(cluster.environment(cluster.master()));
+      Process client = builder.start();
+      List<String> lines = new ArrayList<>();
+      StringBuilder log = new StringBuilder();
+      try (java.io.BufferedReader out =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(
+                  client.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = out.readLine()) != null) {
+          lines.add(line);
+          log.append(line).append('\n');
+        }
+      }
+      assertThat(client.waitFor()).as("%s job, client output:%n%s", mode, log).isZero();
+      long elapsed = -1;
+      for (String line : lines) {
+        if (line.startsWith("ELAPSED ")) {
+          elapsed = Long.parseLong(line.substring("ELAPSED ".length()));
+        }
+      }
+      JobRun run = new JobRun(Files.readString(output), elapsed);
+      for (String line : lines) {
+        String[] fields = line.split(" ");
+        if (fields[0].equals("COUNTER") && fields.length == 4) {
+          run.counters.put(fields[1] + " " + fields[2], Long.parseLong(fields[3]));
+        } else if (fields[0].equals("ATTEMPT") && fields.length == 3) {
+          run.attempts.put(fields[1], fields[2]);
+        }
+      }
+      System.out.printf("%s job: %d ms, %s%n", mode, elapsed, run.counters);
+      return run;
+    }
+  }
+
+  /**
+   * Polls every worker's sponge server metrics from the master while a job runs: which tasks hold
+   * chunks on which server ({@code sponge_server_task_chunks}, the server's own count).
+   */
+  static final class Holdings {
+    final Map<String, Set<String>> tasksByServer = new ConcurrentHashMap<>();
+    private final HadoopCluster cluster;
+    private final Thread poller;
+    private volatile boolean running = true;
+    private volatile IOException failure;
+
+    Holdings(HadoopCluster cluster) {
+      this.cluster = cluster;
+      this.poller = new Thread(this::poll, "holdings");
+      poller.setDaemon(true);
+    }
+
+    void start() {
+      poller.start();
+    }
+
+    private void poll() {
+      while (running) {
+        try {
+          for (ClusterNode worker : cluster.workers()) {
+            String metrics =
+                cluster.fetch(
+                    "http://" + worker.host + ":" + HadoopCluster.SERVER_METRICS_PORT + "/metrics");
+            Matcher matcher = TASK_CHUNKS.matcher(metrics);
+            while (matcher.find()) {
+              if (Double.parseDouble(matcher.group(2)) > 0) {
+                tasksByServer
+                    .computeIfAbsent(worker.host, host -> ConcurrentHashMap.newKeySet())
+                    .add(matcher.group(1));
+              }
+            }
+          }
+          Thread.sleep(200);
+        } catch (IOException e) {
+          failure = e;
+          return;
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    void stop() throws IOException, InterruptedException {
+      running = false;
+      poller.join();
+      if (failure != null) {
+        throw failure;
+      }
+    }
+  }
+}
