@@ -37,17 +37,25 @@ import org.spongefiles.workloads.median.MedianJob;
  * The tarball on an emulated two-rack Hadoop cluster ({@link HadoopCluster}: real HDFS and YARN
  * daemons in network namespaces, the distribution's scripts on every node), smoke size: the median
  * job submitted through Hadoop's client on the master, stock and then ours (the README's
- * mapred-site keys, the tarball's task jar on mapreduce.application.classpath); both answers equal
- * the generator's, the stock reducers spill, ours borrow memory on another node's server, and every
- * chunk a sponge server reports for a task (its own metrics, polled while the job runs) is in the
- * task's rack. Then the cluster is torn down and nothing of it may be left. Needs root (netns,
- * tmpfs mounts); skips naming what is missing otherwise.
+ * mapred-site keys, the tarball's task jar on mapreduce.application.classpath). Both answers equal
+ * the generator's and the stock reducers spill. Rack 1 runs every reducer in pools too small for
+ * the shuffle, rack 2 has pools with room and no reducer: ours borrow memory on the other server of
+ * their rack, then go down the chain to disk, never across to rack 2. That is checked from the
+ * servers' side: every sponge server's own metrics, polled while the job runs, name the tasks it
+ * holds chunks for (each in the server's rack) and its free chunks (rack 2's never fewer than its
+ * pool). Then the cluster is torn down and nothing of it may be left. Needs root (netns, tmpfs
+ * mounts); skips naming what is missing otherwise.
  */
 @Timeout(value = 480, unit = TimeUnit.SECONDS)
 class ClusterSmokeTest {
   private static final long NUMBERS = 2_000_000;
   private static final Pattern TASK_CHUNKS =
       Pattern.compile("(?m)^sponge_server_task_chunks\\{task=\"([^\"]+)\"\\} ([0-9.E]+)");
+
+  private static final Pattern POOL_CHUNKS =
+      Pattern.compile("(?m)^sponge_server_pool_chunks ([0-9.E]+)");
+  private static final Pattern FREE_CHUNKS =
+      Pattern.compile("(?m)^sponge_server_pool_free_chunks ([0-9.E]+)");
 
   @TempDir Path work;
 
@@ -72,12 +80,16 @@ class ClusterSmokeTest {
             "sponge.auth.secret.file",
             "sponge.pool.size",
             "sponge.rack");
+    // Rack 1 runs the application master and every reducer, in 4 MiB pools that the shuffle
+    // overfills; rack 2's NodeManagers fit a map but no reducer, and its 64 MiB pools stay free.
     ClusterSettings settings =
         ClusterSettings.smoke(
-            Distribution.home(),
-            HadoopJars.ofThisJvm(),
-            Path.of(System.getProperty("java.io.tmpdir")),
-            readme);
+                Distribution.home(),
+                HadoopJars.ofThisJvm(),
+                Path.of(System.getProperty("java.io.tmpdir")),
+                readme)
+            .withRack(1, 4L << 20, 3072)
+            .withRack(2, 64L << 20, 320);
     Path runDir;
     List<String> namespaces;
     long started = System.nanoTime();
@@ -109,9 +121,24 @@ class ClusterSmokeTest {
       assertThat(ours.counter("SpongeFiles", "REMOTE_BYTES_READ"))
           .isEqualTo(ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN"));
 
-      // The servers' own word: every task they hold chunks for runs in their rack.
       Map<String, ClusterNode> byHost = new HashMap<>();
       cluster.workers().forEach(node -> byHost.put(node.host, node));
+      List<String> reducers =
+          ours.attempts.entrySet().stream()
+              .filter(attempt -> attempt.getKey().contains("_r_"))
+              .map(attempt -> byHost.get(attempt.getValue()).rackName())
+              .collect(Collectors.toList());
+      assertThat(reducers).as("racks of the reduce attempts").containsOnly("/rack-1").hasSize(2);
+      // Rack 1's memory ran out (each of its servers was full at some poll) and chunks went down
+      // the chain to disk, while rack 2's servers had all their memory free the whole time.
+      assertThat(ours.counter("SpongeFiles", "DISK_BYTES_WRITTEN")).isPositive();
+      for (ClusterNode worker : cluster.workers()) {
+        assertThat(holdings.leastFree.get(worker.host))
+            .as("least free chunks seen on %s", worker)
+            .isEqualTo(worker.rack == 1 ? 0L : holdings.chunks.get(worker.host));
+      }
+
+      // The servers' own word: every task they hold chunks for runs in their rack.
       int remote = 0;
       for (Map.Entry<String, Set<String>> server : holdings.tasksByServer.entrySet()) {
         ClusterNode holder = byHost.get(server.getKey());
@@ -130,15 +157,16 @@ class ClusterSmokeTest {
         }
       }
       System.out.printf(
-          "BENCH cluster-median-tmpfs-smoke ratio=%.3f stock_ms=%d ours_ms=%d remote_bytes=%d"
-              + " pool_bytes=%d disk_bytes=%d holdings=%s%n",
+          "cluster-median-smoke ratio=%.3f stock_ms=%d ours_ms=%d remote_bytes=%d"
+              + " pool_bytes=%d disk_bytes=%d holdings=%s least_free=%s%n",
           ours.elapsedMillis / (double) stock.elapsedMillis,
           stock.elapsedMillis,
           ours.elapsedMillis,
           ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN"),
           ours.counter("SpongeFiles", "POOL_BYTES_WRITTEN"),
           ours.counter("SpongeFiles", "DISK_BYTES_WRITTEN"),
-          holdings.tasksByServer);
+          holdings.tasksByServer,
+          holdings.leastFree);
       assertThat(remote)
           .as("reduce attempts holding chunks on another node's server, %s", holdings.tasksByServer)
           .isPositive();
@@ -260,6 +288,8 @@ class ClusterSmokeTest {
    */
   static final class Holdings {
     final Map<String, Set<String>> tasksByServer = new ConcurrentHashMap<>();
+    final Map<String, Long> chunks = new ConcurrentHashMap<>();
+    final Map<String, Long> leastFree = new ConcurrentHashMap<>();
     private final HadoopCluster cluster;
     private final Thread poller;
     private volatile boolean running = true;
@@ -282,6 +312,12 @@ class ClusterSmokeTest {
             String metrics =
                 cluster.fetch(
                     "http://" + worker.host + ":" + HadoopCluster.SERVER_METRICS_PORT + "/metrics");
+            Matcher total = POOL_CHUNKS.matcher(metrics);
+            Matcher free = FREE_CHUNKS.matcher(metrics);
+            if (total.find() && free.find()) {
+              chunks.put(worker.host, (long) Double.parseDouble(total.group(1)));
+              leastFree.merge(worker.host, (long) Double.parseDouble(free.group(1)), Math::min);
+            }
             Matcher matcher = TASK_CHUNKS.matcher(metrics);
             while (matcher.find()) {
               if (Double.parseDouble(matcher.group(2)) > 0) {

@@ -19,11 +19,11 @@ public final class ClusterSettings {
   public final int workersPerRack;
   public final long linkBitsPerSecond;
 
-  /** Each worker's pool (a tmpfs of its own), shared by its sponge server and its tasks. */
-  public final long poolBytes;
+  /** Per rack (from 1): each worker's pool, a tmpfs shared by its sponge server and its tasks. */
+  private final long[] poolBytes;
 
-  /** What each NodeManager offers YARN. */
-  public final int nodeManagerMb;
+  /** Per rack (from 1): what each NodeManager offers YARN. */
+  private final int[] nodeManagerMb;
 
   /**
    * The README's mapred-site.xml snippet, written into every node's mapred-site.xml with this
@@ -39,17 +39,27 @@ public final class ClusterSettings {
       int racks,
       int workersPerRack,
       long linkBitsPerSecond,
-      long poolBytes,
-      int nodeManagerMb,
+      long[] poolBytes,
+      int[] nodeManagerMb,
       Map<String, String> taskSite) {
+    if (poolBytes.length != racks || nodeManagerMb.length != racks) {
+      throw new IllegalArgumentException(
+          "pool sizes and NodeManager sizes: one per rack, "
+              + racks
+              + " (got "
+              + poolBytes.length
+              + " and "
+              + nodeManagerMb.length
+              + ")");
+    }
     this.spongeHome = spongeHome;
     this.hadoopJars = List.copyOf(hadoopJars);
     this.parent = parent;
     this.racks = racks;
     this.workersPerRack = workersPerRack;
     this.linkBitsPerSecond = linkBitsPerSecond;
-    this.poolBytes = poolBytes;
-    this.nodeManagerMb = nodeManagerMb;
+    this.poolBytes = poolBytes.clone();
+    this.nodeManagerMb = nodeManagerMb.clone();
     this.taskSite = Map.copyOf(taskSite);
   }
 
@@ -60,6 +70,42 @@ public final class ClusterSettings {
   public static ClusterSettings smoke(
       Path spongeHome, List<Path> hadoopJars, Path parent, Map<String, String> taskSite) {
     return new ClusterSettings(
-        spongeHome, hadoopJars, parent, 2, 2, 1_000_000_000L, 8L << 20, 3072, taskSite);
+        spongeHome,
+        hadoopJars,
+        parent,
+        2,
+        2,
+        1_000_000_000L,
+        new long[] {8L << 20, 8L << 20},
+        new int[] {3072, 3072},
+        taskSite);
+  }
+
+  /** These settings with rack {@code rack}'s pools and NodeManagers sized anew. */
+  public ClusterSettings withRack(int rack, long rackPoolBytes, int rackNodeManagerMb) {
+    long[] pools = poolBytes.clone();
+    int[] nodeManagers = nodeManagerMb.clone();
+    pools[rack - 1] = rackPoolBytes;
+    nodeManagers[rack - 1] = rackNodeManagerMb;
+    return new ClusterSettings(
+        spongeHome,
+        hadoopJars,
+        parent,
+        racks,
+        workersPerRack,
+        linkBitsPerSecond,
+        pools,
+        nodeManagers,
+        taskSite);
+  }
+
+  /** The pool size of rack {@code rack}'s workers. */
+  public long poolBytes(int rack) {
+    return poolBytes[rack - 1];
+  }
+
+  /** What rack {@code rack}'s NodeManagers offer YARN, in MiB. */
+  public int nodeManagerMb(int rack) {
+    return nodeManagerMb[rack - 1];
   }
 }

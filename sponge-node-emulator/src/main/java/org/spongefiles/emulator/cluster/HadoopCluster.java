@@ -245,7 +245,9 @@ public final class HadoopCluster extends HostResource {
         .set(
             "yarn.nodemanager.aux-services.mapreduce_shuffle.class",
             "org.apache.hadoop.mapred.ShuffleHandler")
-        .set("yarn.nodemanager.resource.memory-mb", settings.nodeManagerMb)
+        .set(
+            "yarn.nodemanager.resource.memory-mb",
+            node.rack > 0 ? settings.nodeManagerMb(node.rack) : 1024)
         .set("yarn.nodemanager.resource.cpu-vcores", 4)
         .set("yarn.nodemanager.vmem-check-enabled", false)
         .set("yarn.nodemanager.local-dirs", data.resolve("nm-local"))
@@ -275,11 +277,13 @@ public final class HadoopCluster extends HostResource {
           "-t",
           "tmpfs",
           "-o",
-          "size=" + (settings.poolBytes + (16L << 20)),
+          "size=" + (settings.poolBytes(node.rack) + (16L << 20)),
           "tmpfs",
           pool.toString());
       mounted.add(pool);
-      mapred.setFinal("sponge.pool.dir", pool);
+      mapred
+          .setFinal("sponge.pool.dir", pool)
+          .setFinal("sponge.pool.size", settings.poolBytes(node.rack));
     }
     mapred.write(conf.resolve("mapred-site.xml"));
     Files.writeString(
@@ -288,6 +292,8 @@ public final class HadoopCluster extends HostResource {
             + "  <property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property>\n"
             + "  <property><name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value></property>\n"
             + "  <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>0.5</value></property>\n"
+            // One container per node heartbeat: a job's tasks spread over the nodes.
+            + "  <property><name>yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled</name><value>false</value></property>\n"
             + "</configuration>\n");
     Files.writeString(
         conf.resolve("log4j.properties"),
@@ -314,7 +320,7 @@ public final class HadoopCluster extends HostResource {
             .set("sponge.node.id", node.host);
     if (pool != null) {
       site.set("sponge.pool.dir", pool)
-          .set("sponge.pool.size", settings.poolBytes)
+          .set("sponge.pool.size", settings.poolBytes(node.rack))
           .set("sponge.server.port", SERVER_PORT)
           .set("sponge.server.metrics.port", SERVER_METRICS_PORT)
           .set("sponge.server.address", node.host + ":" + SERVER_PORT);
@@ -332,7 +338,8 @@ public final class HadoopCluster extends HostResource {
     site.remove("sponge.rack");
     site.replace("sponge.tracker.addresses", trackerAddresses());
     site.replace("sponge.auth.secret.file", secret.toString());
-    site.replace("sponge.pool.size", Long.toString(settings.poolBytes));
+    // The pool's keys are each worker's own (final there); the master has no pool.
+    site.remove("sponge.pool.size");
     return site;
   }
 
@@ -461,14 +468,20 @@ public final class HadoopCluster extends HostResource {
           fetch("http://master:" + NAMENODE_HTTP_PORT + "/jmx?qry=Hadoop:service=NameNode,name=*");
       String yarn = fetch("http://master:" + RESOURCE_MANAGER_HTTP_PORT + "/ws/v1/cluster/metrics");
       String history = fetch("http://master:" + HISTORY_HTTP_PORT + "/ws/v1/history/info");
-      String tracker =
-          fetch("http://" + trackers().get(0).host + ":" + TRACKER_METRICS_PORT + "/metrics");
+      // Only the leader has a view of the servers; either tracker may have won the election.
+      StringBuilder tracker = new StringBuilder();
+      for (ClusterNode node : trackers()) {
+        tracker.append(fetch("http://" + node.host + ":" + TRACKER_METRICS_PORT + "/metrics"));
+      }
       int dataNodes = first(LIVE_DATANODES, hdfs);
       Matcher safeMode = SAFE_MODE.matcher(hdfs);
       boolean safe = !safeMode.find() || !safeMode.group(1).isEmpty();
       int nodeManagers = first(ACTIVE_NODES, yarn);
       Matcher up = SERVERS_UP.matcher(tracker);
-      int servers = up.find() ? (int) Double.parseDouble(up.group(1)) : -1;
+      int servers = -1;
+      while (up.find()) {
+        servers = Math.max(servers, (int) Double.parseDouble(up.group(1)));
+      }
       state =
           String.format(
               Locale.ROOT,
