@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -31,7 +29,6 @@ import org.spongefiles.emulator.cluster.HadoopJars;
 import org.spongefiles.it.Distribution;
 import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
-import org.spongefiles.workloads.median.MedianJob;
 
 /**
  * The tarball on an emulated two-rack Hadoop cluster ({@link HadoopCluster}: real HDFS and YARN
@@ -71,7 +68,7 @@ class ClusterSmokeTest {
     NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 28);
     numbers.write(input);
     long[] counts = new long[2];
-    String expected = expected(numbers, counts);
+    String expected = ClusterJob.expected(numbers, counts);
 
     Map<String, String> readme = ReadmeMapredSite.properties();
     assertThat(readme)
@@ -99,7 +96,7 @@ class ClusterSmokeTest {
       runDir = cluster.dir;
       namespaces = cluster.network().namespaces();
 
-      JobRun stock = JobRun.submit(cluster, MedianClient.STOCK, input, counts, work);
+      ClusterJob stock = ClusterJob.submit(cluster, MedianClient.STOCK, input, counts, work);
       assertThat(stock.output).as("stock answer").isEqualTo(expected);
       assertThat(stock.counter("tasks", "SPILLED_RECORDS"))
           .as("the stock reducers spill: more records spilled than the maps output")
@@ -108,9 +105,9 @@ class ClusterSmokeTest {
 
       Holdings holdings = new Holdings(cluster);
       holdings.start();
-      JobRun ours;
+      ClusterJob ours;
       try {
-        ours = JobRun.submit(cluster, MedianClient.OURS, input, counts, work);
+        ours = ClusterJob.submit(cluster, MedianClient.OURS, input, counts, work);
       } finally {
         holdings.stop();
       }
@@ -192,94 +189,6 @@ class ClusterSmokeTest {
             .filter(line -> line.contains(runDir.toString()))
             .collect(Collectors.toList());
     assertThat(processes).as("processes of the cluster").isEmpty();
-  }
-
-  /** The job's expected output (one line per partition) and each partition's count. */
-  private static String expected(NumbersGenerator numbers, long[] counts) {
-    StringBuilder text = new StringBuilder();
-    for (int p = 0; p < counts.length; p++) {
-      int partition = p;
-      java.util.function.LongPredicate mine =
-          value -> MedianJob.partition(value, counts.length) == partition;
-      counts[p] = numbers.count(mine);
-      text.append(NumbersGenerator.format(numbers.lowerMedian(mine)))
-          .append('\t')
-          .append(counts[p])
-          .append('\n');
-    }
-    return text.toString();
-  }
-
-  /** One run of {@link MedianClient} on the master, and what it printed. */
-  static final class JobRun {
-    final String output;
-    final long elapsedMillis;
-    final Map<String, Long> counters = new TreeMap<>();
-    final Map<String, String> attempts = new HashMap<>();
-
-    private JobRun(String output, long elapsedMillis) {
-      this.output = output;
-      this.elapsedMillis = elapsedMillis;
-    }
-
-    long counter(String group, String name) {
-      return counters.getOrDefault(group + " " + name, 0L);
-    }
-
-    static JobRun submit(HadoopCluster cluster, String mode, Path input, long[] counts, Path work)
-        throws IOException, InterruptedException {
-      Path output = work.resolve("output-" + mode);
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-      command.add("-cp");
-      command.add(
-          cluster.classpath(cluster.master()) + ":" + System.getProperty("java.class.path"));
-      command.add(MedianClient.class.getName());
-      command.addAll(
-          List.of(
-              mode,
-              input.toString(),
-              "/median",
-              output.toString(),
-              java.util.Arrays.stream(counts)
-                  .mapToObj(Long::toString)
-                  .collect(Collectors.joining(","))));
-      ProcessBuilder builder =
-          new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
-      builder.environment().putAll(cluster.environment(cluster.master()));
-      Process client = builder.start();
-      List<String> lines = new ArrayList<>();
-      StringBuilder log = new StringBuilder();
-      try (java.io.BufferedReader out =
-          new java.io.BufferedReader(
-              new java.io.InputStreamReader(
-                  client.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = out.readLine()) != null) {
-          lines.add(line);
-          log.append(line).append('\n');
-        }
-      }
-      assertThat(client.waitFor()).as("%s job, client output:%n%s", mode, log).isZero();
-      long elapsed = -1;
-      for (String line : lines) {
-        if (line.startsWith("ELAPSED ")) {
-          elapsed = Long.parseLong(line.substring("ELAPSED ".length()));
-        }
-      }
-      JobRun run = new JobRun(Files.readString(output), elapsed);
-      for (String line : lines) {
-        String[] fields = line.split(" ");
-        if (fields[0].equals("COUNTER") && fields.length == 4) {
-          run.counters.put(fields[1] + " " + fields[2], Long.parseLong(fields[3]));
-        } else if (fields[0].equals("ATTEMPT") && fields.length == 3) {
-          run.attempts.put(fields[1], fields[2]);
-        }
-      }
-      System.out.printf("%s job: %d ms, %s%n", mode, elapsed, run.counters);
-      return run;
-    }
   }
 
   /**

@@ -3,6 +3,9 @@ package org.spongefiles.emulator.cluster;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.spongefiles.emulator.DiskClass;
+import org.spongefiles.emulator.EmulatedDisk;
+import org.spongefiles.emulator.Neighbours;
 
 /** What an emulated cluster is made of; {@link #smoke} sizes one for a 2-core CI machine. */
 public final class ClusterSettings {
@@ -26,6 +29,19 @@ public final class ClusterSettings {
   private final int[] nodeManagerMb;
 
   /**
+   * The class of each worker's own disk (an {@link EmulatedDisk} holding its YARN local
+   * directories, where spills to disk go, and its DataNode's blocks), or null for the run directory
+   * on the host's disk.
+   */
+  public final DiskClass disk;
+
+  /** Each worker disk's size. */
+  public final long diskBytes;
+
+  /** Neighbours on each worker's disk ({@link Neighbours} level: 0 quiet, 1 or 3 contended). */
+  public final int neighbours;
+
+  /**
    * The README's mapred-site.xml snippet, written into every node's mapred-site.xml with this
    * cluster's values for the trackers, the secret file and the pool size, and without {@code
    * sponge.rack}; each worker adds its own {@code sponge.pool.dir}, as final.
@@ -41,6 +57,9 @@ public final class ClusterSettings {
       long linkBitsPerSecond,
       long[] poolBytes,
       int[] nodeManagerMb,
+      DiskClass disk,
+      long diskBytes,
+      int neighbours,
       Map<String, String> taskSite) {
     if (poolBytes.length != racks || nodeManagerMb.length != racks) {
       throw new IllegalArgumentException(
@@ -60,6 +79,9 @@ public final class ClusterSettings {
     this.linkBitsPerSecond = linkBitsPerSecond;
     this.poolBytes = poolBytes.clone();
     this.nodeManagerMb = nodeManagerMb.clone();
+    this.disk = disk;
+    this.diskBytes = diskBytes;
+    this.neighbours = neighbours;
     this.taskSite = Map.copyOf(taskSite);
   }
 
@@ -78,6 +100,9 @@ public final class ClusterSettings {
         1_000_000_000L,
         new long[] {8L << 20, 8L << 20},
         new int[] {3072, 3072},
+        null,
+        0,
+        0,
         taskSite);
   }
 
@@ -96,6 +121,29 @@ public final class ClusterSettings {
         linkBitsPerSecond,
         pools,
         nodeManagers,
+        disk,
+        diskBytes,
+        neighbours,
+        taskSite);
+  }
+
+  /**
+   * These settings with every worker's own disk of {@code diskClass} ({@code bytes}, sparse) and
+   * {@code level} neighbours on it.
+   */
+  public ClusterSettings withDisks(DiskClass diskClass, long bytes, int level) {
+    return new ClusterSettings(
+        spongeHome,
+        hadoopJars,
+        parent,
+        racks,
+        workersPerRack,
+        linkBitsPerSecond,
+        poolBytes,
+        nodeManagerMb,
+        diskClass,
+        bytes,
+        level,
         taskSite);
   }
 

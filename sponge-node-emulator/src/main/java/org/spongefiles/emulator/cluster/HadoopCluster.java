@@ -18,8 +18,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.spongefiles.emulator.EmulatedDisk;
 import org.spongefiles.emulator.HostCommand;
 import org.spongefiles.emulator.HostResource;
+import org.spongefiles.emulator.Neighbours;
 import org.spongefiles.emulator.NodeProcess;
 import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.Teardown;
@@ -88,6 +90,8 @@ public final class HadoopCluster extends HostResource {
   private final Path topology;
   private final List<NodeProcess> daemons = new ArrayList<>();
   private final List<Path> mounted = new ArrayList<>();
+  private final List<EmulatedDisk> disks = new ArrayList<>();
+  private final List<Neighbours> neighbours = new ArrayList<>();
   private ClusterNetwork network;
 
   private HadoopCluster(ClusterSettings settings, Path dir) {
@@ -177,6 +181,11 @@ public final class HadoopCluster extends HostResource {
     }
     join(sponge);
     awaitReady();
+    for (EmulatedDisk disk : disks) {
+      neighbours.add(Neighbours.start(disk, settings.neighbours));
+    }
+    // Closed before the network, disks and processes it made after it registered.
+    Teardown.register(this);
   }
 
   /**
@@ -222,6 +231,13 @@ public final class HadoopCluster extends HostResource {
     Path home = nodeDir(node);
     Path conf = Files.createDirectories(home.resolve("conf"));
     Path data = Files.createDirectories(home.resolve("data"));
+    // A worker's spills to disk (YARN's local directories) and blocks on its own disk, if any.
+    Path localData = data;
+    if (node.rack > 0 && settings.disk != null) {
+      EmulatedDisk disk = EmulatedDisk.create(settings.disk, node.host, settings.diskBytes, dir);
+      disks.add(disk);
+      localData = disk.mount;
+    }
     Files.createDirectories(home.resolve("logs"));
     String classpath = conf + "," + hadoopLib + "/*";
     new SiteFile()
@@ -231,7 +247,7 @@ public final class HadoopCluster extends HostResource {
         .write(conf.resolve("core-site.xml"));
     new SiteFile()
         .set("dfs.namenode.name.dir", data.resolve("name"))
-        .set("dfs.datanode.data.dir", data.resolve("datanode"))
+        .set("dfs.datanode.data.dir", localData.resolve("datanode"))
         .set("dfs.replication", 2)
         .set("dfs.datanode.hostname", node.host)
         .set("dfs.namenode.safemode.extension", 0)
@@ -250,7 +266,7 @@ public final class HadoopCluster extends HostResource {
             node.rack > 0 ? settings.nodeManagerMb(node.rack) : 1024)
         .set("yarn.nodemanager.resource.cpu-vcores", 4)
         .set("yarn.nodemanager.vmem-check-enabled", false)
-        .set("yarn.nodemanager.local-dirs", data.resolve("nm-local"))
+        .set("yarn.nodemanager.local-dirs", localData.resolve("nm-local"))
         .set("yarn.nodemanager.log-dirs", home.resolve("logs/containers"))
         // The run directory is on the host's disk, shared with everything else there.
         .set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", 99)
@@ -576,6 +592,20 @@ public final class HadoopCluster extends HostResource {
       }
     }
     daemons.forEach(NodeProcess::close);
+    for (Neighbours load : neighbours) {
+      try {
+        load.close();
+      } catch (IOException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    for (EmulatedDisk disk : disks) {
+      try {
+        disk.close();
+      } catch (IOException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
     String logs = System.getProperty("sponge.cluster.logs");
     if (logs != null && !logs.isEmpty()) {
       copyLogs(Path.of(logs));
