@@ -13,6 +13,7 @@
  * cluster on two routed racks, with the distribution installed on every node, is in {@link
  * org.spongefiles.emulator.cluster}.
  *
- * <p>Imports sponge-core, sponge-server, the tracker and the test kit; sponge-bench imports it.
+ * <p>Imports sponge-core, sponge-server, the tracker and the test kit; sponge-bench and sponge-it
+ * (its cluster tests) import it.
  */
 package org.spongefiles.emulator;

@@ -51,6 +51,8 @@ class ClusterSmokeTest {
 
   private static final Pattern POOL_CHUNKS =
       Pattern.compile("(?m)^sponge_server_pool_chunks ([0-9.E]+)");
+  private static final Pattern WRITTEN_BYTES =
+      Pattern.compile("(?m)^sponge_server_written_bytes_total ([0-9.E]+)");
   private static final Pattern FREE_CHUNKS =
       Pattern.compile("(?m)^sponge_server_pool_free_chunks ([0-9.E]+)");
 
@@ -136,21 +138,18 @@ class ClusterSmokeTest {
       }
 
       // The servers' own word: every task they hold chunks for runs in their rack.
-      int remote = 0;
       for (Map.Entry<String, Set<String>> server : holdings.tasksByServer.entrySet()) {
         ClusterNode holder = byHost.get(server.getKey());
         for (String task : server.getValue()) {
           String host = ours.attempts.get(task);
           if (host == null) {
-            // A task the server saw only in its own pool (unnamed there): on its own node.
+            // Known by hash only: a task that never connected to this server, so one that wrote
+            // this node's pool directly, a task of this node.
             continue;
           }
           assertThat(byHost.get(host).rack)
               .as("rack of %s (on %s) holding chunks on %s", task, host, holder)
               .isEqualTo(holder.rack);
-          if (!host.equals(holder.host)) {
-            remote++;
-          }
         }
       }
       System.out.printf(
@@ -164,9 +163,25 @@ class ClusterSmokeTest {
           ours.counter("SpongeFiles", "DISK_BYTES_WRITTEN"),
           holdings.tasksByServer,
           holdings.leastFree);
-      assertThat(remote)
-          .as("reduce attempts holding chunks on another node's server, %s", holdings.tasksByServer)
-          .isPositive();
+      // The servers' own count of what they stored for remote clients: every remote byte of the
+      // job is on a server of rack 1, none on rack 2's.
+      long rackOne = 0;
+      for (ClusterNode worker : cluster.workers()) {
+        String metrics =
+            cluster.fetch(
+                "http://" + worker.host + ":" + HadoopCluster.SERVER_METRICS_PORT + "/metrics");
+        Matcher written = WRITTEN_BYTES.matcher(metrics);
+        assertThat(written.find()).as("written bytes in the metrics of %s", worker).isTrue();
+        long bytes = (long) Double.parseDouble(written.group(1));
+        if (worker.rack == 1) {
+          rackOne += bytes;
+        } else {
+          assertThat(bytes).as("bytes stored for remote clients on %s", worker).isZero();
+        }
+      }
+      assertThat(rackOne)
+          .as("bytes stored for remote clients on rack 1's servers")
+          .isEqualTo(ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN"));
     }
 
     // Nothing of the cluster is left: namespaces, /etc/netns entries, mounts, processes, files.
