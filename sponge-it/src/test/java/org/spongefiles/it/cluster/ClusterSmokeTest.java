@@ -53,6 +53,8 @@ class ClusterSmokeTest {
       Pattern.compile("(?m)^sponge_server_pool_chunks ([0-9.E]+)");
   private static final Pattern WRITTEN_BYTES =
       Pattern.compile("(?m)^sponge_server_written_bytes_total ([0-9.E]+)");
+  private static final Pattern LOCAL_CHUNKS =
+      Pattern.compile("(?m)^sponge_server_owned_chunks\\{owner=\"local\"\\} ([0-9.E]+)");
   private static final Pattern FREE_CHUNKS =
       Pattern.compile("(?m)^sponge_server_pool_free_chunks ([0-9.E]+)");
 
@@ -114,7 +116,16 @@ class ClusterSmokeTest {
         holdings.stop();
       }
       assertThat(ours.output).as("our answer").isEqualTo(expected);
-      assertThat(ours.counter("SpongeFiles", "REMOTE_UNAVAILABLE")).isZero();
+      // Every task found its rack, the trackers and the secret; a reducer that asked the tracker
+      // while both of rack 1's servers were full was told of none with room
+      // (REMOTE_UNAVAILABLE_NO_SERVER_IN_RACK), and nothing else may be missing.
+      assertThat(ours.counters)
+          .allSatisfy(
+              (key, value) -> {
+                if (key.startsWith("SpongeFiles REMOTE_UNAVAILABLE_")) {
+                  assertThat(key).as("%s=%d", key, value).endsWith("_NO_SERVER_IN_RACK");
+                }
+              });
       assertThat(ours.counter("SpongeFiles", "POOL_BYTES_WRITTEN")).isPositive();
       assertThat(ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN")).isPositive();
       assertThat(ours.counter("SpongeFiles", "REMOTE_BYTES_READ"))
@@ -137,6 +148,20 @@ class ClusterSmokeTest {
             .isEqualTo(worker.rack == 1 ? 0L : holdings.chunks.get(worker.host));
       }
 
+      // The reducers spilled into their own node's pool (its server counts local owners), not
+      // into another pool their configuration could have named; a reducer may find its node's
+      // pool already filled by the other one's remote chunks, so rack 1 as a whole is asserted.
+      long rackOneLocal = 0;
+      for (ClusterNode worker : cluster.workers()) {
+        long local = holdings.mostLocal.getOrDefault(worker.host, 0L);
+        if (worker.rack == 1) {
+          rackOneLocal += local;
+        } else {
+          assertThat(local).as("chunks of local tasks in the pool of %s", worker).isZero();
+        }
+      }
+      assertThat(rackOneLocal).as("chunks of local tasks in rack 1's pools").isPositive();
+
       // The servers' own word: every task they hold chunks for runs in their rack.
       for (Map.Entry<String, Set<String>> server : holdings.tasksByServer.entrySet()) {
         ClusterNode holder = byHost.get(server.getKey());
@@ -154,7 +179,7 @@ class ClusterSmokeTest {
       }
       System.out.printf(
           "cluster-median-smoke ratio=%.3f stock_ms=%d ours_ms=%d remote_bytes=%d"
-              + " pool_bytes=%d disk_bytes=%d holdings=%s least_free=%s%n",
+              + " pool_bytes=%d disk_bytes=%d holdings=%s least_free=%s most_local=%s%n",
           ours.elapsedMillis / (double) stock.elapsedMillis,
           stock.elapsedMillis,
           ours.elapsedMillis,
@@ -162,7 +187,8 @@ class ClusterSmokeTest {
           ours.counter("SpongeFiles", "POOL_BYTES_WRITTEN"),
           ours.counter("SpongeFiles", "DISK_BYTES_WRITTEN"),
           holdings.tasksByServer,
-          holdings.leastFree);
+          holdings.leastFree,
+          holdings.mostLocal);
       // The servers' own count of what they stored for remote clients: every remote byte of the
       // job is on a server of rack 1, none on rack 2's.
       long rackOne = 0;
@@ -214,6 +240,7 @@ class ClusterSmokeTest {
     final Map<String, Set<String>> tasksByServer = new ConcurrentHashMap<>();
     final Map<String, Long> chunks = new ConcurrentHashMap<>();
     final Map<String, Long> leastFree = new ConcurrentHashMap<>();
+    final Map<String, Long> mostLocal = new ConcurrentHashMap<>();
     private final HadoopCluster cluster;
     private final Thread poller;
     private volatile boolean running = true;
@@ -241,6 +268,10 @@ class ClusterSmokeTest {
             if (total.find() && free.find()) {
               chunks.put(worker.host, (long) Double.parseDouble(total.group(1)));
               leastFree.merge(worker.host, (long) Double.parseDouble(free.group(1)), Math::min);
+            }
+            Matcher local = LOCAL_CHUNKS.matcher(metrics);
+            if (local.find()) {
+              mostLocal.merge(worker.host, (long) Double.parseDouble(local.group(1)), Math::max);
             }
             Matcher matcher = TASK_CHUNKS.matcher(metrics);
             while (matcher.find()) {

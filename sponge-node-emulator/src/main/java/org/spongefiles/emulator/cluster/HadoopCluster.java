@@ -239,7 +239,10 @@ public final class HadoopCluster extends HostResource {
       localData = disk.mount;
     }
     Files.createDirectories(home.resolve("logs"));
-    String classpath = conf + "," + hadoopLib + "/*";
+    // $HADOOP_CONF_DIR, not this node's directory: the job's configuration (the submitting
+    // node's) sets the containers' classpath, and each NodeManager hands its own HADOOP_CONF_DIR
+    // to its containers, so tasks read their node's site files (the pool's final keys).
+    String classpath = "$HADOOP_CONF_DIR," + hadoopLib + "/*";
     new SiteFile()
         .set("fs.defaultFS", "hdfs://" + ClusterNetwork.MASTER + ":" + NAMENODE_PORT)
         .set("hadoop.tmp.dir", data.resolve("tmp"))

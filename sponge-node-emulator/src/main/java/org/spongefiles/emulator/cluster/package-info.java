@@ -27,9 +27,14 @@
  *   <li>YARN's containers run as root with the DefaultContainerExecutor (no LinuxContainerExecutor,
  *       no container-executor binary); {@code JAVA_HOME} reaches them from the NodeManager's
  *       environment. {@code yarn.application.classpath} and {@code mapreduce.application.classpath}
- *       name the node's configuration directory and the jars explicitly, so no {@code
- *       HADOOP_MAPRED_HOME} is needed; the tarball's {@code sponge-hadoop-<version>.jar} is added
- *       to the latter, as docs/operations.md says.
+ *       name {@code $HADOOP_CONF_DIR} and the jars explicitly, so no {@code HADOOP_MAPRED_HOME} is
+ *       needed; the tarball's {@code sponge-hadoop-<version>.jar} is added to the latter, as
+ *       docs/operations.md says. A literal configuration directory there would be the submitting
+ *       node's for every container (the job's configuration sets the classpath): tasks would miss
+ *       their own node's mapred-site.xml and spill to the default pool, the host's {@code
+ *       /dev/shm}, shared by every emulated node. {@code $HADOOP_CONF_DIR} is expanded in each
+ *       container from its NodeManager's environment ({@code yarn.nodemanager.env-whitelist} passes
+ *       it by default).
  *   <li>The NodeManager's disk health check refuses local directories on a disk more than 90% full:
  *       the run directory shares the host's disk, so the threshold is 99%.
  *   <li>A NameNode with no blocks leaves safe mode at once with {@code
