@@ -3,6 +3,8 @@ package org.spongefiles.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -39,9 +42,12 @@ import org.spongefiles.testkit.data.NumbersGenerator;
  * the shuffle, rack 2 has pools with room and no reducer: ours borrow memory on the other server of
  * their rack, then go down the chain to disk, never across to rack 2. That is checked from the
  * servers' side: every sponge server's own metrics, polled while the job runs, name the tasks it
- * holds chunks for (each in the server's rack) and its free chunks (rack 2's never fewer than its
- * pool). Then the cluster is torn down and nothing of it may be left. Needs root (netns, tmpfs
- * mounts); skips naming what is missing otherwise.
+ * holds chunks for (each in the server's rack), its free chunks (rack 1's ran out, rack 2's never
+ * fewer than its pool) and its local owners' chunks (rack 1's pools used by their own nodes'
+ * reducers), and after the job count the bytes each stored for remote clients (the job's remote
+ * bytes, all on rack 1); {@code bin/sponge status --json} on a worker shows every server in its
+ * script-given rack and every chunk given back. Then the cluster is torn down and nothing of it may
+ * be left. Needs root (netns, tmpfs mounts); skips naming what is missing otherwise.
  */
 @Timeout(value = 480, unit = TimeUnit.SECONDS)
 class ClusterSmokeTest {
@@ -189,6 +195,23 @@ class ClusterSmokeTest {
           holdings.tasksByServer,
           holdings.leastFree,
           holdings.mostLocal);
+      // bin/sponge status on a worker, as an operator checks the rack: every server, in the rack
+      // the topology script gives its host, and every chunk of the job given back.
+      JsonNode status = new ObjectMapper().readTree(cluster.spongeStatus(cluster.workers().get(0)));
+      Map<String, String> racks = new TreeMap<>();
+      for (JsonNode server : status.get("servers")) {
+        racks.put(server.get("address").asText(), server.get("rack").asText());
+        assertThat(server.get("usedBytes").asLong()).as("%s", server).isZero();
+      }
+      Map<String, String> expectedRacks = new TreeMap<>();
+      cluster
+          .workers()
+          .forEach(
+              worker ->
+                  expectedRacks.put(
+                      worker.host + ":" + HadoopCluster.SERVER_PORT, worker.rackName()));
+      assertThat(racks).isEqualTo(expectedRacks);
+
       // The servers' own count of what they stored for remote clients: every remote byte of the
       // job is on a server of rack 1, none on rack 2's.
       long rackOne = 0;

@@ -130,10 +130,6 @@ public final class ClusterNetwork extends HostResource {
     return all;
   }
 
-  public int rackCount() {
-    return racks.size();
-  }
-
   /** Every namespace of the cluster: the core, the master, each rack's switch and nodes. */
   public List<String> namespaces() {
     List<String> all = new ArrayList<>(namespaces);
