@@ -148,7 +148,7 @@ public final class EmulatedDisk extends HostResource {
   }
 
   @Override
-  void release() throws IOException {
+  protected void release() throws IOException {
     IOException failure = null;
     try {
       unthrottle();

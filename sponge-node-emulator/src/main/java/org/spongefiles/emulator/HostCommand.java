@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,7 +38,13 @@ public final class HostCommand {
   }
 
   public static String run(List<String> command) throws IOException {
-    Outcome outcome = attempt(command);
+    return run(command, Map.of());
+  }
+
+  /** Runs {@code command} with {@code environment} added to this JVM's; throws on a failure. */
+  public static String run(List<String> command, Map<String, String> environment)
+      throws IOException {
+    Outcome outcome = attempt(command, environment);
     if (!outcome.ok()) {
       throw new IOException(
           "Host command '"
@@ -56,9 +63,18 @@ public final class HostCommand {
   }
 
   public static Outcome attempt(List<String> command) throws IOException {
+    return attempt(command, Map.of());
+  }
+
+  /** Runs {@code command} with {@code environment} added to this JVM's. */
+  public static Outcome attempt(List<String> command, Map<String, String> environment)
+      throws IOException {
     Process process;
     try {
-      process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
+      ProcessBuilder builder =
+          new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true);
+      builder.environment().putAll(environment);
+      process = builder.start();
     } catch (IOException e) {
       throw new IOException("Host command '" + String.join(" ", command) + "' did not start", e);
     }
@@ -79,7 +95,7 @@ public final class HostCommand {
   }
 
   /** {@code text} quoted for {@code sh -c}. */
-  static String shellQuote(String text) {
+  public static String shellQuote(String text) {
     return "'" + text.replace("'", "'\\''") + "'";
   }
 }

@@ -8,9 +8,9 @@ import java.io.IOException;
  * {@link Teardown} from the moment it is opened, and released exactly once, by its owner's {@code
  * close()} or by the teardown hook, whichever comes first.
  */
-abstract class HostResource implements Closeable {
+public abstract class HostResource implements Closeable {
   /** One step of building a resource on the host. */
-  interface Step {
+  protected interface Step {
     void run() throws IOException;
   }
 
@@ -20,7 +20,7 @@ abstract class HostResource implements Closeable {
    * Hands this resource to {@link Teardown}, then runs {@code build}; if it fails, releases what it
    * made and rethrows.
    */
-  final void open(Step build) throws IOException {
+  protected final void open(Step build) throws IOException {
     Teardown.register(this);
     try {
       build.run();
@@ -31,7 +31,7 @@ abstract class HostResource implements Closeable {
   }
 
   /** Undoes on the host what this resource made; called once. */
-  abstract void release() throws IOException;
+  protected abstract void release() throws IOException;
 
   @Override
   public final synchronized void close() throws IOException {

@@ -82,7 +82,7 @@ public final class MemoryContainer extends HostResource {
 
   /** Kills what is still in the group, then removes it. */
   @Override
-  void release() throws IOException {
+  protected void release() throws IOException {
     remove(group);
   }
 

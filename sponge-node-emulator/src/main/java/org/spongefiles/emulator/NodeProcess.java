@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -62,13 +63,35 @@ public final class NodeProcess implements Closeable {
     }
   }
 
+  /**
+   * Starts {@code command} with {@code environment} added to this JVM's, both its output streams
+   * appended to {@code log}, without waiting for anything: for daemons that print no {@code READY}
+   * line (Hadoop's), whose caller probes them itself. Not held by {@link Teardown}: the caller, a
+   * {@link HostResource} that is, stops it.
+   */
+  public static NodeProcess launch(
+      String name, List<String> command, Map<String, String> environment, Path log)
+      throws IOException {
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().putAll(environment);
+    return new NodeProcess(name, builder.start(), new ArrayList<>());
+  }
+
+  /** Whether the process still runs. */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** The {@code READY} line's fields after {@code READY}. */
   String[] ready() {
     String line = lines.get(lines.size() - 1);
     return line.substring("READY ".length()).split(" ");
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
@@ -80,6 +103,11 @@ public final class NodeProcess implements Closeable {
     } catch (IOException e) {
       // the process ended
     }
+  }
+
+  @Override
+  public String toString() {
+    return name + " (pid " + process.pid() + ")";
   }
 
   @Override

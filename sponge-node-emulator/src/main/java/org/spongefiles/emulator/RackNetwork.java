@@ -93,6 +93,11 @@ public final class RackNetwork extends HostResource {
         Integer.toString(QUANTUM));
   }
 
+  /** The switch's namespace, which holds the bridge. */
+  public String switchNamespace() {
+    return switchNs;
+  }
+
   /** The namespace of node {@code n} (from 1). */
   public String namespace(int n) {
     return nodes.get(n - 1);
@@ -133,12 +138,37 @@ public final class RackNetwork extends HostResource {
     return all;
   }
 
-  /** Removes the namespaces (and with them every interface and qdisc of the rack). */
+  /**
+   * Kills every process in {@code namespace} and waits for each to end; returns their pids. A
+   * namespace deleted while processes run in it lives on unnamed, and they with it.
+   */
+  public static List<Long> killProcesses(String namespace) throws IOException {
+    List<Long> killed = new ArrayList<>();
+    for (String pid : HostCommand.attempt("ip", "netns", "pids", namespace).output.split("\\s+")) {
+      if (pid.matches("\\d+")) {
+        long id = Long.parseLong(pid);
+        ProcessHandle.of(id)
+            .ifPresent(
+                process -> {
+                  process.destroyForcibly();
+                  process.onExit().join();
+                });
+        killed.add(id);
+      }
+    }
+    return killed;
+  }
+
+  /**
+   * Kills what still runs in the rack, then removes the namespaces (and with them every interface
+   * and qdisc of the rack).
+   */
   @Override
-  void release() throws IOException {
+  protected void release() throws IOException {
     IOException failure = null;
     List<String> all = namespaces();
     for (String namespace : all) {
+      killProcesses(namespace);
       HostCommand.Outcome outcome = HostCommand.attempt("ip", "netns", "del", namespace);
       if (!outcome.ok() && !outcome.output.contains("No such file") && failure == null) {
         failure = new IOException("ip netns del " + namespace + ": " + outcome.output.trim());

@@ -251,7 +251,7 @@ public final class RackServices extends HostResource {
   }
 
   @Override
-  void release() throws IOException {
+  protected void release() throws IOException {
     List<CompletableFuture<Void>> stopping = new ArrayList<>();
     for (NodeProcess server : servers) {
       stopping.add(CompletableFuture.runAsync(server::close));

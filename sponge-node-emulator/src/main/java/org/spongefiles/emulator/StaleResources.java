@@ -27,15 +27,25 @@ public final class StaleResources {
     for (String line : HostCommand.attempt("ip", "netns", "list").output.split("\n")) {
       String name = line.trim().split("\\s+")[0];
       if (stale(name)) {
-        // A dead run's daemons (sponge servers, ZooKeeper, tracker) outlive it in its namespaces.
-        for (String pid : HostCommand.attempt("ip", "netns", "pids", name).output.split("\\s+")) {
-          if (!pid.isEmpty()) {
-            ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
-            removed.add("process " + pid + " in " + name);
-          }
+        // A dead run's daemons (sponge servers, ZooKeeper, tracker, Hadoop's daemons and
+        // containers) outlive it in its namespaces.
+        for (long pid : RackNetwork.killProcesses(name)) {
+          removed.add("process " + pid + " in " + name);
         }
         HostCommand.run("ip", "netns", "del", name);
         removed.add("network namespace " + name);
+      }
+    }
+    // The hosts files of a cluster's nodes, which ip netns exec mounts over /etc/hosts.
+    Path netnsEtc = Path.of("/etc/netns");
+    if (Files.isDirectory(netnsEtc)) {
+      try (Stream<Path> dirs = Files.list(netnsEtc)) {
+        for (Path etc : (Iterable<Path>) dirs::iterator) {
+          if (stale(etc.getFileName().toString())) {
+            deleteTree(etc);
+            removed.add("file " + etc);
+          }
+        }
       }
     }
     if (Files.isDirectory(MemoryContainer.MEMORY)) {

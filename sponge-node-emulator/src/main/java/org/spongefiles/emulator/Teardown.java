@@ -25,12 +25,17 @@ public final class Teardown {
     return PREFIX + ProcessHandle.current().pid() + "-";
   }
 
-  /** Remembers {@code resource} until it is closed or the JVM exits. */
+  /**
+   * Remembers {@code resource} until it is closed or the JVM exits; the hook closes the last
+   * registered first. Registering a resource again moves it to the front: a resource that made
+   * others after it registered, and releases them itself in the right order, does that.
+   */
   public static synchronized void register(Closeable resource) {
     if (!hooked) {
       Runtime.getRuntime().addShutdownHook(new Thread(Teardown::closeAll, "spongebench-teardown"));
       hooked = true;
     }
+    OPEN.remove(resource);
     OPEN.push(resource);
   }
 

@@ -9,8 +9,11 @@
  * what it makes is a {@link org.spongefiles.emulator.HostResource} that {@link
  * org.spongefiles.emulator.Teardown} removes at exit (Ctrl-C too), and {@link
  * org.spongefiles.emulator.StaleResources} removes what a killed run left. {@link
- * org.spongefiles.emulator.EmulatorSupport} names what this host cannot run.
+ * org.spongefiles.emulator.EmulatorSupport} names what this host cannot run. A multi-node Hadoop
+ * cluster on two routed racks, with the distribution installed on every node, is in {@link
+ * org.spongefiles.emulator.cluster}.
  *
- * <p>Imports sponge-core, sponge-server, the tracker and the test kit; sponge-bench imports it.
+ * <p>Imports sponge-core, sponge-server, the tracker and the test kit; sponge-bench and sponge-it
+ * (its cluster tests) import it.
  */
 package org.spongefiles.emulator;

@@ -1,0 +1,125 @@
+package org.spongefiles.it.cluster;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.spongefiles.emulator.DiskClass;
+import org.spongefiles.emulator.EmulatorSupport;
+import org.spongefiles.emulator.StaleResources;
+import org.spongefiles.emulator.cluster.ClusterSettings;
+import org.spongefiles.emulator.cluster.HadoopCluster;
+import org.spongefiles.emulator.cluster.HadoopJars;
+import org.spongefiles.it.Distribution;
+import org.spongefiles.it.ReadmeMapredSite;
+import org.spongefiles.testkit.data.NumbersGenerator;
+
+/**
+ * The full cluster run, as root: brings the emulated two-rack cluster up ({@link HadoopCluster},
+ * every worker with its own disk of the given class and, under load, neighbours on it), runs the
+ * median job stock and ours alternately, checks every answer against the generator's, prints one
+ * line
+ *
+ * <pre>
+ * BENCH cluster-median-&lt;disk&gt;-&lt;load&gt; ratio=&lt;ours/stock median job time&gt; stock_ms=... ours_ms=... &lt;SpongeFiles bytes per tier&gt;
+ * </pre>
+ *
+ * and tears everything down. docs/benchmarks.md gives the command (profile {@code cluster} of
+ * sponge-it).
+ *
+ * <pre>
+ * ClusterBench &lt;disk: hdd|sata-ssd|nvme&gt; &lt;load: quiet|contended&gt; &lt;numbers&gt; &lt;rounds&gt;
+ * </pre>
+ */
+public final class ClusterBench {
+  private static final long POOL_BYTES = 64L << 20;
+  private static final long DISK_BYTES = 4L << 30;
+
+  private ClusterBench() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 4 || !(args[1].equals("quiet") || args[1].equals("contended"))) {
+      System.err.println(
+          "usage: ClusterBench <disk: hdd|sata-ssd|nvme> <load: quiet|contended> <numbers> <rounds>");
+      System.exit(2);
+    }
+    DiskClass disk = DiskClass.of(args[0]);
+    boolean contended = args[1].equals("contended");
+    long count = Long.parseLong(args[2]);
+    int rounds = Integer.parseInt(args[3]);
+    EmulatorSupport support = EmulatorSupport.probe();
+    if (!support.missing().isEmpty()) {
+      System.err.println("The emulated cluster cannot run here: " + support.missing());
+      System.exit(2);
+    }
+    StaleResources.clean().forEach(line -> System.out.println("swept " + line));
+
+    Path work = Files.createTempDirectory("sponge-cluster-bench");
+    try {
+      Path input = work.resolve("input");
+      NumbersGenerator numbers = new NumbersGenerator(count, 8, NumbersGenerator.Shape.SKEWED, 28);
+      numbers.write(input);
+      long[] counts = new long[2];
+      String expected = ClusterJob.expected(numbers, counts);
+      ClusterSettings settings =
+          ClusterSettings.smoke(
+                  Distribution.home(),
+                  HadoopJars.ofThisJvm(),
+                  Path.of(System.getProperty("java.io.tmpdir")),
+                  ReadmeMapredSite.properties())
+              .withRack(1, POOL_BYTES, 3072)
+              .withRack(2, POOL_BYTES, 3072)
+              .withDisks(disk, DISK_BYTES, contended ? 3 : 0);
+      List<Long> stock = new ArrayList<>();
+      List<Long> ours = new ArrayList<>();
+      ClusterJob last = null;
+      try (HadoopCluster cluster = HadoopCluster.start(settings)) {
+        for (int round = 0; round < rounds; round++) {
+          for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
+            ClusterJob job = ClusterJob.submit(cluster, mode, input, counts, work);
+            if (!job.output.equals(expected)) {
+              throw new AssertionError(
+                  "The "
+                      + mode
+                      + " answer differs: "
+                      + job.output
+                      + " (expected "
+                      + expected
+                      + ")");
+            }
+            (mode.equals(MedianClient.STOCK) ? stock : ours).add(job.elapsedMillis);
+            if (mode.equals(MedianClient.OURS)) {
+              last = job;
+            }
+          }
+        }
+      }
+      long stockMs = median(stock);
+      long oursMs = median(ours);
+      System.out.printf(
+          Locale.ROOT,
+          "BENCH cluster-median-%s-%s ratio=%.3f stock_ms=%d ours_ms=%d numbers=%d rounds=%d"
+              + " pool_bytes=%d remote_bytes=%d disk_bytes=%d remote_unavailable=%d%n",
+          disk.label,
+          args[1],
+          oursMs / (double) stockMs,
+          stockMs,
+          oursMs,
+          count,
+          rounds,
+          last.counter("SpongeFiles", "POOL_BYTES_WRITTEN"),
+          last.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN"),
+          last.counter("SpongeFiles", "DISK_BYTES_WRITTEN"),
+          last.counter("SpongeFiles", "REMOTE_UNAVAILABLE"));
+    } finally {
+      StaleResources.deleteTree(work);
+    }
+  }
+
+  private static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+}

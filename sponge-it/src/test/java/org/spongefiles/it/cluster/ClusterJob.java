@@ -1,0 +1,112 @@
+package org.spongefiles.it.cluster;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongPredicate;
+import java.util.stream.Collectors;
+import org.spongefiles.emulator.cluster.HadoopCluster;
+import org.spongefiles.testkit.data.NumbersGenerator;
+import org.spongefiles.workloads.median.MedianJob;
+
+/** One run of {@link MedianClient} on a cluster's master, and what it printed. */
+final class ClusterJob {
+  final String output;
+  final long elapsedMillis;
+
+  /** {@code <group> <name>} to value: the SpongeFiles group and the task counters. */
+  final Map<String, Long> counters = new TreeMap<>();
+
+  /** Each succeeded task attempt's host. */
+  final Map<String, String> attempts = new HashMap<>();
+
+  private ClusterJob(String output, long elapsedMillis) {
+    this.output = output;
+    this.elapsedMillis = elapsedMillis;
+  }
+
+  long counter(String group, String name) {
+    return counters.getOrDefault(group + " " + name, 0L);
+  }
+
+  /**
+   * Runs the median job ({@code stock} or {@code ours}) of {@code input} (with {@code counts} per
+   * partition) from the master, its output into {@code work}; fails with the client's output if the
+   * job does.
+   */
+  static ClusterJob submit(HadoopCluster cluster, String mode, Path input, long[] counts, Path work)
+      throws IOException, InterruptedException {
+    Path output = work.resolve("output-" + mode);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.add("-cp");
+    command.add(cluster.classpath(cluster.master()) + ":" + System.getProperty("java.class.path"));
+    command.add(MedianClient.class.getName());
+    command.addAll(
+        List.of(
+            mode,
+            input.toString(),
+            "/median",
+            output.toString(),
+            Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(","))));
+    ProcessBuilder builder =
+        new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
+    builder.environment().putAll(cluster.environment(cluster.master()));
+    Process client = builder.start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null) {
+        lines.add(line);
+      }
+    }
+    if (client.waitFor() != 0) {
+      throw new IOException(
+          "The " + mode + " median job failed; client output:\n" + String.join("\n", lines));
+    }
+    long elapsed = -1;
+    for (String line : lines) {
+      if (line.startsWith("ELAPSED ")) {
+        elapsed = Long.parseLong(line.substring("ELAPSED ".length()));
+      }
+    }
+    ClusterJob run = new ClusterJob(Files.readString(output), elapsed);
+    for (String line : lines) {
+      String[] fields = line.split(" ");
+      if (fields[0].equals("COUNTER") && fields.length == 4) {
+        run.counters.put(fields[1] + " " + fields[2], Long.parseLong(fields[3]));
+      } else if (fields[0].equals("ATTEMPT") && fields.length == 3) {
+        run.attempts.put(fields[1], fields[2]);
+      }
+    }
+    System.out.printf("%s job: %d ms, %s%n", mode, elapsed, run.counters);
+    return run;
+  }
+
+  /** The job's expected output (one line per partition); fills in each partition's count. */
+  static String expected(NumbersGenerator numbers, long[] counts) {
+    StringBuilder text = new StringBuilder();
+    for (int p = 0; p < counts.length; p++) {
+      int partition = p;
+      LongPredicate mine = value -> MedianJob.partition(value, counts.length) == partition;
+      counts[p] = numbers.count(mine);
+      text.append(NumbersGenerator.format(numbers.lowerMedian(mine)))
+          .append('\t')
+          .append(counts[p])
+          .append('\n');
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,106 @@
+package org.spongefiles.it.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.spongefiles.it.MiniYarn;
+import org.spongefiles.workloads.median.MedianJob;
+
+/**
+ * A user submitting the median job from the cluster's master with Hadoop's own client: its
+ * configuration is the master's (the directory first on this JVM's classpath), the input is copied
+ * into HDFS once, the output read back into a local file. {@code stock} runs Hadoop's shuffle,
+ * {@code ours} the cluster's mapred-site.xml (SpongeShuffle). Prints {@code ELAPSED <ms>}, one
+ * {@code COUNTER <group> <name> <value>} line per counter of the {@code SpongeFiles} group and of
+ * the task counters, one {@code ATTEMPT <attempt> <host>} line per task attempt that succeeded, and
+ * exits 0 when the job succeeded.
+ *
+ * <pre>
+ * java -cp &lt;master conf&gt;:... MedianClient stock|ours &lt;local input&gt; &lt;hdfs dir&gt; &lt;local output file&gt; &lt;count,count,...&gt;
+ * </pre>
+ */
+public final class MedianClient {
+  static final String STOCK = "stock";
+  static final String OURS = "ours";
+  static final String HADOOP_SHUFFLE = "org.apache.hadoop.mapreduce.task.reduce.Shuffle";
+
+  private MedianClient() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 5 || !(args[0].equals(STOCK) || args[0].equals(OURS))) {
+      System.err.println(
+          "usage: MedianClient stock|ours <local input> <hdfs dir> <local output file>"
+              + " <count,count,...>");
+      System.exit(2);
+    }
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.get(conf);
+    org.apache.hadoop.fs.Path work = new org.apache.hadoop.fs.Path(args[2]);
+    org.apache.hadoop.fs.Path input = new org.apache.hadoop.fs.Path(work, "input");
+    if (!fs.exists(input)) {
+      fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(Path.of(args[1]).toUri()), input);
+    }
+    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(work, "output-" + args[0]);
+    fs.delete(output, true);
+    long[] counts = Arrays.stream(args[4].split(",")).mapToLong(Long::parseLong).toArray();
+    MiniYarn.smallJob(conf);
+    if (args[0].equals(STOCK)) {
+      conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HADOOP_SHUFFLE);
+    }
+    Job job = MedianJob.create(conf, input, output, counts);
+    job.setJobName(job.getJobName() + " (" + args[0] + ")");
+    long start = System.nanoTime();
+    boolean done = job.waitForCompletion(false);
+    System.out.println("ELAPSED " + (System.nanoTime() - start) / 1_000_000);
+    for (Counter counter : job.getCounters().getGroup("SpongeFiles")) {
+      System.out.println("COUNTER SpongeFiles " + counter.getName() + " " + counter.getValue());
+    }
+    for (Counter counter : job.getCounters().getGroup(TaskCounter.class.getName())) {
+      System.out.println("COUNTER tasks " + counter.getName() + " " + counter.getValue());
+    }
+    for (TaskCompletionEvent event : events(job)) {
+      if (event.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
+        String host = java.net.URI.create(event.getTaskTrackerHttp()).getHost();
+        System.out.println("ATTEMPT " + event.getTaskAttemptId() + " " + host);
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    List<FileStatus> parts = new ArrayList<>(Arrays.asList(fs.listStatus(output)));
+    parts.sort((a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
+    for (FileStatus part : parts) {
+      if (part.getPath().getName().startsWith("part-")) {
+        try (InputStream in = fs.open(part.getPath())) {
+          text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    Files.writeString(Path.of(args[3]), text.toString());
+    System.out.flush();
+    System.exit(done ? 0 : 1);
+  }
+
+  private static List<TaskCompletionEvent> events(Job job)
+      throws IOException, InterruptedException {
+    List<TaskCompletionEvent> all = new ArrayList<>();
+    while (true) {
+      TaskCompletionEvent[] some = job.getTaskCompletionEvents(all.size(), 100);
+      if (some.length == 0) {
+        return all;
+      }
+      all.addAll(Arrays.asList(some));
+    }
+  }
+}
