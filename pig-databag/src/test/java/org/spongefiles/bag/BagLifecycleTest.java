@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce;
@@ -159,6 +161,68 @@ class BagLifecycleTest {
       assertThat(second.get().isClosed()).as("its thread ended").isTrue();
       assertThat(fixture.task().taskId()).isEqualTo(TaskSponges.PROCESS_TASK);
       assertThat(fixture.tasks.tasks()).containsExactly(fixture.task());
+    }
+  }
+
+  /**
+   * Pig runs a script's jobs one after another in one JVM (local mode), each task in a pool thread
+   * that ends with its job, and keeps a finished task's bags reachable through its statics: the
+   * janitor closes an attempt as its thread ends (well before the next job's first task would find
+   * its SpongeFiles still open), and the closed attempt holds neither its configuration nor its
+   * SpongeFiles while its bag is still reachable.
+   */
+  @Test
+  void anAttemptIsClosedAsItsThreadEndsAndThenHoldsNothingOfItsTask() throws Exception {
+    try (BagFixture fixture = new BagFixture()) {
+      fixture.tasks.startJanitor();
+      AtomicReference<BagTask> task = new AtomicReference<>();
+      AtomicReference<DataBag> bag = new AtomicReference<>();
+      AtomicReference<WeakReference<Configuration>> conf = new AtomicReference<>();
+      CountDownLatch end = new CountDownLatch(1);
+      Thread attempt =
+          new Thread(
+              () -> {
+                Configuration taskConf = taskConf(fixture, "attempt_1_0002_r_000000_0");
+                conf.set(new WeakReference<>(taskConf));
+                PigMapReduce.sJobConfInternal.set(taskConf);
+                bag.set(spilledBag(fixture, 1_000));
+                task.set(fixture.tasks.current());
+                awaitQuietly(end);
+              });
+      attempt.start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> task.get() != null);
+      assertThat(task.get().liveFiles()).isEqualTo(1);
+      Thread.sleep(200);
+      assertThat(task.get().isClosed()).as("its thread still runs").isFalse();
+
+      end.countDown();
+      attempt.join();
+      long ended = System.nanoTime();
+      await().atMost(Duration.ofSeconds(30)).until(() -> task.get().isClosed());
+      assertThat(Duration.ofNanos(System.nanoTime() - ended))
+          .as("closed as its thread ended, not at the janitor's next one-second round")
+          .isLessThan(Duration.ofMillis(700));
+      assertThat(task.get().liveFiles()).isZero();
+      assertThat(fixture.tasks.tasks()).isEmpty();
+
+      assertThat(((SpongeBag) bag.get()).owner()).isSameAs(task.get());
+      // The task's configuration is reachable only through its closed task (held by its bag).
+      await()
+          .alias("the task's configuration collected")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                System.gc();
+                return conf.get().get() == null;
+              });
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -16,16 +16,22 @@ import org.spongefiles.core.stats.SpongeStats;
  * #close()} deletes every SpongeFile its bags still hold. It also keeps the task's memory ledger
  * ({@link BagMemory}), its counters and its settings, and holds the per-task state of the bags
  * without knowing what it is ({@link #attachment}).
+ *
+ * <p>Pig keeps the bags of a finished task reachable for a while (its statics hold the task's
+ * context until the next task sets up), and a bag holds its task: so a closed task lets go of its
+ * configuration (a whole job's), its SpongeFiles and its attachments, and keeps only its settings,
+ * counters and final statistics.
  */
 public final class BagTask implements Closeable {
   private final String taskId;
-  private final Supplier<Configuration> conf;
+  private Supplier<Configuration> conf;
   private final Thread owner;
   private final BagSettings settings;
   private final BagMemory memory;
   private final BagCounters counters = new BagCounters();
   private final Map<Class<?>, Object> attachments = new HashMap<>();
   private SpongeTask sponge;
+  private SpongeStats closedStats;
   private IOException openFailure;
   private boolean closed;
 
@@ -123,7 +129,7 @@ public final class BagTask implements Closeable {
 
   /** Statistics of the task's SpongeFiles; null before the first spill. */
   public synchronized SpongeStats stats() {
-    return sponge == null ? null : sponge.stats();
+    return sponge == null ? closedStats : sponge.stats();
   }
 
   /** The task's SpongeFiles not deleted yet (0 before the first spill and after close). */
@@ -150,7 +156,10 @@ public final class BagTask implements Closeable {
     return closed;
   }
 
-  /** Deletes every SpongeFile the task's bags still hold. Idempotent. */
+  /**
+   * Deletes every SpongeFile the task's bags still hold, and lets go of the task's configuration,
+   * SpongeFiles and attachments. Idempotent.
+   */
   @Override
   public void close() throws IOException {
     SpongeTask open;
@@ -160,6 +169,10 @@ public final class BagTask implements Closeable {
       }
       closed = true;
       open = sponge;
+      closedStats = open == null ? null : open.stats();
+      sponge = null;
+      conf = null;
+      attachments.clear();
     }
     if (open != null) {
       open.close();

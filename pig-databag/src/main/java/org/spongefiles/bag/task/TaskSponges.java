@@ -26,9 +26,16 @@ import org.slf4j.LoggerFactory;
  * #PROCESS_TASK}.
  *
  * <p>A task attempt ends, and its SpongeFiles are deleted, when the thread that ran it starts
- * another attempt or dies (Hadoop's LocalJobRunner runs attempts one after another in pool
- * threads), and at the latest when the JVM exits (a YARN task JVM runs one attempt): the shared
- * registry checks owner threads every second and closes everything from a shutdown hook.
+ * another attempt or dies (Hadoop's LocalJobRunner runs attempts one after another in pool threads,
+ * and ends a job's pool threads with the job), and at the latest when the JVM exits (a YARN task
+ * JVM runs one attempt): the shared registry's janitor waits on the thread of an open attempt
+ * ({@link Thread#join}), so an attempt is closed as its thread ends, before the next job of a Pig
+ * script runs, and everything is closed from a shutdown hook. A closed attempt keeps nothing of its
+ * task (see {@link BagTask#close()}).
+ *
+ * <p>The janitor and the shutdown hook live as long as the JVM, so they do not inherit the
+ * inheritable thread-locals of the thread that made the registry (Pig's {@code ScriptState} of the
+ * script then running, a task's logging context).
  */
 public final class TaskSponges implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskSponges.class);
@@ -38,6 +45,9 @@ public final class TaskSponges implements Closeable {
 
   /** Task id of the bags created outside any task. */
   public static final String PROCESS_TASK = "pig-process";
+
+  /** Longest the janitor waits on one thread before it looks at the others again. */
+  private static final long WATCH_MILLIS = 1000;
 
   private final Configuration processConf;
   private final Function<Configuration, BagSettings> settings;
@@ -74,17 +84,30 @@ public final class TaskSponges implements Closeable {
 
   /**
    * The registry of a JVM (the bag factory keeps one): tasks read the latest attempt's
-   * configuration, their threads are checked every second and every task is closed from a shutdown
-   * hook.
+   * configuration, a janitor closes each attempt as its thread ends and every task is closed from a
+   * shutdown hook.
    */
   public static TaskSponges forJvm(Function<Configuration, BagSettings> settings) {
     TaskSponges registry = new TaskSponges(null, settings);
     Runtime.getRuntime()
-        .addShutdownHook(new Thread(registry::closeQuietly, "sponge-pig-bags-shutdown"));
-    Thread janitor = new Thread(registry::sweepEverySecond, "sponge-pig-bags-janitor");
+        .addShutdownHook(jvmThread(registry::closeQuietly, "sponge-pig-bags-shutdown"));
+    registry.startJanitor();
+    return registry;
+  }
+
+  /**
+   * Starts a daemon thread that closes each attempt as its thread ends (without it, an ended
+   * attempt is closed when another bag is made). Once per registry.
+   */
+  public void startJanitor() {
+    Thread janitor = jvmThread(this::watchOwners, "sponge-pig-bags-janitor");
     janitor.setDaemon(true);
     janitor.start();
-    return registry;
+  }
+
+  /** A thread that inherits no inheritable thread-local of the thread making it. */
+  private static Thread jvmThread(Runnable run, String name) {
+    return new Thread(null, run, name, 0, false);
   }
 
   /** The task of a bag created now by the calling thread. */
@@ -113,6 +136,7 @@ public final class TaskSponges implements Closeable {
     if (task == null || task.isClosed()) {
       task = new BagTask(attempt, settings.apply(conf), conf, Thread.currentThread());
       attempts.put(attempt, task);
+      notifyAll();
       if (closed) {
         closeTask(task, "the JVM is exiting");
       }
@@ -185,20 +209,41 @@ public final class TaskSponges implements Closeable {
     return open;
   }
 
-  private void sweepEverySecond() {
-    while (true) {
-      try {
-        Thread.sleep(1000);
-      } catch (InterruptedException e) {
-        return;
-      }
-      synchronized (this) {
-        if (closed) {
-          return;
+  /**
+   * Closes the attempts whose thread ended, waiting in between on the thread of an open one, or,
+   * when none is open, until one is (each wait at most {@value #WATCH_MILLIS} ms, so that the ends
+   * of other threads are seen too).
+   */
+  private void watchOwners() {
+    try {
+      while (true) {
+        Thread watched;
+        synchronized (this) {
+          if (closed) {
+            return;
+          }
+          sweep();
+          watched = liveOwner();
+          if (watched == null) {
+            wait(WATCH_MILLIS); // resolve() wakes it up for a new attempt
+            continue;
+          }
         }
-        sweep();
+        watched.join(WATCH_MILLIS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The thread of an open attempt, the oldest first; null when none runs. */
+  private synchronized Thread liveOwner() {
+    for (BagTask task : attempts.values()) {
+      if (!task.isClosed() && task.owner() != null && task.owner().isAlive()) {
+        return task.owner();
       }
     }
+    return null;
   }
 
   /** Closes every task: their bags' SpongeFiles are deleted. Idempotent. */
@@ -209,6 +254,7 @@ public final class TaskSponges implements Closeable {
       closed = true;
       open = tasks();
       attempts.clear();
+      notifyAll(); // the janitor ends
     }
     IOException failure = null;
     for (BagTask task : open) {

@@ -33,6 +33,12 @@ import org.spongefiles.workloads.pig.QueryRun;
  * pig-recipe-least-heap} and {@code BENCH pig-recipe-time} ({@code bench.pig.part=recipe-time}: the
  * time alone).
  *
+ * <p>Alone, with {@code bench.pig.part=edge}: how often a three-job script (the skewed JOIN)
+ * finishes near stock Pig's heap edge, stock against the recipe ({@link PigEdgeFinish}): {@code
+ * BENCH pig-edge-finish-skewed_join-<heap>}, with {@code bench.pig.edge.pages} (300,000), {@code
+ * bench.pig.edge.heaps} (112,104,96,88 MB) and {@code bench.pig.edge.runs} (6 per variant and
+ * heap).
+ *
  * <p>Properties: {@code bench.pig.pages} (3,000,000), {@code bench.pig.heap} (256m), {@code
  * bench.pig.reps} (2), {@code bench.pig.pool.size} (2g), {@code bench.pig.mode} (local), {@code
  * bench.pig.dir} (a temporary directory), {@code bench.pig.part} ({@code all}, {@code paper},
@@ -52,6 +58,9 @@ public final class PigBench {
   private final long recipePages = Long.getLong("bench.pig.recipe.pages", 1_000_000);
   private final int recipeHeapMb = Integer.getInteger("bench.pig.recipe.heap.mb", 256);
   private final int recipeSortMb = Integer.getInteger("bench.pig.recipe.sort.mb", 0);
+  private final long edgePages = Long.getLong("bench.pig.edge.pages", 300_000);
+  private final String edgeHeaps = System.getProperty("bench.pig.edge.heaps", "112,104,96,88");
+  private final int edgeRuns = Integer.getInteger("bench.pig.edge.runs", 6);
   private final Path dir;
   private final Path poolDir;
   private final Path input;
@@ -79,6 +88,14 @@ public final class PigBench {
   }
 
   private void run() throws Exception {
+    if (part.equals("edge")) {
+      List<Integer> heaps = new ArrayList<>();
+      for (String heapMb : edgeHeaps.split(",")) {
+        heaps.add(Integer.parseInt(heapMb.trim()));
+      }
+      new PigEdgeFinish(dir, poolDir, edgePages, heaps, edgeRuns).run();
+      return;
+    }
     if (!part.startsWith("recipe")) {
       paper();
     }

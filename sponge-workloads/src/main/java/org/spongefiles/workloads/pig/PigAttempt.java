@@ -8,12 +8,15 @@ import java.util.List;
  */
 public final class PigAttempt {
   private final List<QueryRun> runs;
+  private final List<String> held;
   private final boolean finished;
   private final int exitCode;
   private final String failure;
 
-  PigAttempt(List<QueryRun> runs, boolean finished, int exitCode, String failure) {
+  PigAttempt(
+      List<QueryRun> runs, List<String> held, boolean finished, int exitCode, String failure) {
     this.runs = List.copyOf(runs);
+    this.held = List.copyOf(held);
     this.finished = finished;
     this.exitCode = exitCode;
     this.failure = failure;
@@ -22,6 +25,15 @@ public final class PigAttempt {
   /** The queries the child finished, in the order it ran them. */
   public List<QueryRun> runs() {
     return runs;
+  }
+
+  /**
+   * One line per finished job when asked for ({@link PigJvm#reportHeldAfterJobs()}): {@code
+   * job=<id>} and the live instances of each class holding a task's SpongeFiles, {@code
+   * <class>=<count>}, once they were gone or 0.5 s after Pig said the job finished.
+   */
+  public List<String> held() {
+    return held;
   }
 
   /** Whether the child finished every query and exited normally. */

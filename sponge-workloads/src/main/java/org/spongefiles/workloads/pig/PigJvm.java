@@ -45,6 +45,7 @@ public final class PigJvm {
   private String mode = "local";
   private long pressureMillis;
   private boolean tmpWrites;
+  private boolean heldAfterJobs;
   private UnaryOperator<List<String>> launcher = UnaryOperator.identity();
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
@@ -125,6 +126,15 @@ public final class PigJvm {
     return this;
   }
 
+  /**
+   * Reports after each job which of SpongeFiles' objects holding a task's SpongeFiles are still
+   * reachable ({@link PigAttempt#held()}).
+   */
+  public PigJvm reportHeldAfterJobs() {
+    this.heldAfterJobs = true;
+    return this;
+  }
+
   /** The child's java.io.tmpdir. */
   public Path tmpDir() {
     return work.resolve("tmp");
@@ -159,10 +169,13 @@ public final class PigJvm {
             .start();
     List<String> lines = await(process, log);
     List<QueryRun> runs = new ArrayList<>();
+    List<String> held = new ArrayList<>();
     List<String> other = new ArrayList<>();
     for (String line : lines) {
       if (line.startsWith("QUERY ")) {
         runs.add(QueryRun.parse(line));
+      } else if (line.startsWith("HELD ")) {
+        held.add(line.substring("HELD ".length()));
       } else if (!line.equals("DONE")) {
         other.add(line);
       }
@@ -183,7 +196,7 @@ public final class PigJvm {
                     : "\nits other output:\n"
                         + String.join(
                             "\n", other.subList(Math.max(0, other.size() - 10), other.size())));
-    return new PigAttempt(runs, finished, process.exitValue(), failure);
+    return new PigAttempt(runs, held, finished, process.exitValue(), failure);
   }
 
   /** The child's output lines once it exited (killed past the time limit). */
@@ -249,6 +262,9 @@ public final class PigJvm {
     }
     if (tmpWrites) {
       command.add("--tmp-writes");
+    }
+    if (heldAfterJobs) {
+      command.add("--held-after-jobs");
     }
     return command;
   }

@@ -16,6 +16,7 @@ import org.apache.pig.PigServer;
 import org.apache.pig.backend.executionengine.ExecJob;
 import org.apache.pig.tools.pigstats.JobStats;
 import org.apache.pig.tools.pigstats.PigStats;
+import org.apache.pig.tools.pigstats.ScriptState;
 
 /**
  * Runs the Pig queries in this JVM, a child with its own heap and {@code java.io.tmpdir} started by
@@ -28,7 +29,8 @@ import org.apache.pig.tools.pigstats.PigStats;
  * with the SpongeFiles counters of the query's jobs, the file store of java.io.tmpdir and the JVM's
  * memory cgroup (where the node sweep placed it), and {@code DONE} at the end. Arguments: {@code
  * --mode local|mapreduce --input DIR --work DIR --queries anchortext,quantiles --properties FILE
- * [--pressure-ms N] [--tmp-writes]}.
+ * [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code HELD} line after
+ * each job ({@link JobEndHeld}).
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
@@ -49,7 +51,14 @@ public final class PigWorkloadRunner {
     try {
       for (String name : require(options, "queries").split(",")) {
         PigQuery query = PigQuery.valueOf(name.trim().toUpperCase(Locale.ROOT));
-        run(query, mode, input, work, properties, options.containsKey("tmp-writes"));
+        run(
+            query,
+            mode,
+            input,
+            work,
+            properties,
+            options.containsKey("tmp-writes"),
+            options.containsKey("held-after-jobs"));
       }
     } finally {
       if (pressure != null) {
@@ -68,7 +77,8 @@ public final class PigWorkloadRunner {
       Path input,
       Path work,
       Properties properties,
-      boolean measureTmp)
+      boolean measureTmp,
+      boolean heldAfterJobs)
       throws IOException {
     String label = query.label() + "-" + mode.name().toLowerCase(Locale.ROOT);
     Path output = work.resolve("out-" + label);
@@ -78,6 +88,9 @@ public final class PigWorkloadRunner {
     long start = System.nanoTime();
     List<ExecJob> jobs;
     try {
+      if (heldAfterJobs) {
+        ScriptState.get().registerListener(new JobEndHeld());
+      }
       pig.setBatchOn();
       for (String statement : query.statements(input.toUri().toString(), output.toString())) {
         pig.registerQuery(statement);

@@ -14,6 +14,7 @@ class PigAttemptTest {
   private static PigAttempt died(int exitCode, String... tail) {
     return new PigAttempt(
         List.of(),
+        List.of(),
         false,
         exitCode,
         "Pig child exited " + exitCode + " (log child.log):\n" + String.join("\n", tail));
@@ -77,6 +78,6 @@ class PigAttemptTest {
 
   @Test
   void aFinishedChildHasNoReason() {
-    assertThat(new PigAttempt(List.of(), true, 0, "").reason()).isEmpty();
+    assertThat(new PigAttempt(List.of(), List.of(), true, 0, "").reason()).isEmpty();
   }
 }
