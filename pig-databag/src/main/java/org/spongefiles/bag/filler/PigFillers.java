@@ -31,6 +31,9 @@ public final class PigFillers {
   private static final String OPERATORS =
       "org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.";
 
+  private static final String TEZ_OPERATORS =
+      "org.apache.pig.backend.hadoop.executionengine.tez.plan.operator.";
+
   /** One Pig class that fills an internal bag in stock Pig, where, and with how many sharers. */
   public static final class Filler {
     private final String className;
@@ -66,7 +69,9 @@ public final class PigFillers {
 
   /**
    * Stock Pig's {@code new InternalCachedBag}, {@code InternalSortedBag}, {@code
-   * InternalDistinctBag}.
+   * InternalDistinctBag}. On Tez a key's GROUP, COGROUP and join bags are filled by {@code
+   * POShuffleTezLoad.getNextTuple}, which reads {@code pig.cachedbag.type} only with
+   * sponge-pig-tez-agent (module pig-tez-agent).
    */
   private static final List<Filler> ALL =
       List.of(
@@ -74,6 +79,7 @@ public final class PigFillers {
           new Filler(OPERATORS + "Packager", "attachInput", GROUP),
           new Filler(OPERATORS + "JoinPackager", "attachInput", GROUP),
           new Filler(OPERATORS + "POCollectedGroup", "getNextTuple", GROUP),
+          new Filler(TEZ_OPERATORS + "POShuffleTezLoad", "getNextTuple", GROUP),
           new Filler(OPERATORS + "POSort", "getNextTuple", NESTED),
           new Filler(OPERATORS + "PODistinct", "getNextTuple", NESTED),
           new Filler("org.apache.pig.builtin.Distinct", "getDistinct", NESTED));

@@ -63,6 +63,8 @@ class PigFillersTest {
             op("Packager.attachInput"),
             op("JoinPackager.attachInput"),
             op("POCollectedGroup.getNextTuple"),
+            "org.apache.pig.backend.hadoop.executionengine.tez.plan.operator."
+                + "POShuffleTezLoad.getNextTuple",
             op("POSort.getNextTuple"),
             op("PODistinct.getNextTuple"),
             "org.apache.pig.builtin.Distinct.getDistinct");

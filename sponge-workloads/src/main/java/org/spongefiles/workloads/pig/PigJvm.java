@@ -88,7 +88,10 @@ public final class PigJvm {
     return this;
   }
 
-  /** {@code local} (Pig's local mode) or {@code mapreduce} (on Hadoop's local job runner). */
+  /**
+   * {@code local} (Pig's local mode), {@code mapreduce} (on Hadoop's local job runner) or {@code
+   * tez_local} (Tez in this JVM; Tez must be on the classpath).
+   */
   public PigJvm mode(String execMode) {
     this.mode = execMode;
     return this;

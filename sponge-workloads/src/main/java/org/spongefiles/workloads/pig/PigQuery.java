@@ -7,7 +7,7 @@ import org.spongefiles.testkit.data.WebCrawlGenerator;
 /**
  * Pig queries over {@link WebCrawlGenerator}'s pages: the SpongeFiles paper's two (holistic UDFs
  * over skewed groups, the kind that makes a reduce task spill its bags), a per-domain median with
- * nested ORDER and DISTINCT, and a COGROUP.
+ * nested ORDER and DISTINCT, a COGROUP, and a hash and a skewed JOIN.
  */
 public enum PigQuery {
   /**
@@ -102,7 +102,36 @@ public enum PigQuery {
           "spammy = FOREACH above GENERATE pages::url, pages::domain, pages::spam, means::mean;",
           "STORE spammy INTO '$output' USING PigStorage('\\t');");
     }
+  },
+
+  /**
+   * Each page beside its domain's page count, as a hash JOIN by domain of the pages with the
+   * domains' counts (not one of the paper's queries): a large domain's pages fill one bag of the
+   * join, its count the other.
+   */
+  JOIN {
+    @Override
+    List<String> body() {
+      return joinBody("");
+    }
+  },
+
+  /** {@link #JOIN} as a skewed join ({@code USING 'skewed'}): Pig samples the keys first. */
+  JOIN_SKEWED {
+    @Override
+    List<String> body() {
+      return joinBody(" USING 'skewed'");
+    }
   };
+
+  private static List<String> joinBody(String using) {
+    return List.of(
+        "bydomain = GROUP pages BY domain;",
+        "counts = FOREACH bydomain GENERATE group AS domain, COUNT(pages) AS pages;",
+        "joined = JOIN pages BY domain, counts BY domain" + using + ";",
+        "rows = FOREACH joined GENERATE pages::url, pages::domain, counts::pages;",
+        "STORE rows INTO '$output' USING PigStorage('\\t');");
+  }
 
   abstract List<String> body();
 

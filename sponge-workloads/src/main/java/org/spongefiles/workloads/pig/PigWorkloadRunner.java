@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.pig.ExecType;
+import org.apache.pig.ExecTypeProvider;
 import org.apache.pig.PigServer;
 import org.apache.pig.backend.executionengine.ExecJob;
 import org.apache.pig.tools.pigstats.JobStats;
@@ -28,9 +29,9 @@ import org.apache.pig.tools.pigstats.ScriptState;
  *
  * with the SpongeFiles counters of the query's jobs, the file store of java.io.tmpdir and the JVM's
  * memory cgroup (where the node sweep placed it), and {@code DONE} at the end. Arguments: {@code
- * --mode local|mapreduce --input DIR --work DIR --queries anchortext,quantiles --properties FILE
- * [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code HELD} line after
- * each job ({@link JobEndHeld}).
+ * --mode local|mapreduce|tez_local --input DIR --work DIR --queries anchortext,quantiles
+ * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code
+ * HELD} line after each job ({@link JobEndHeld}).
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
@@ -39,7 +40,7 @@ public final class PigWorkloadRunner {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = parse(args);
-    ExecType mode = "mapreduce".equals(options.get("mode")) ? ExecType.MAPREDUCE : ExecType.LOCAL;
+    ExecType mode = ExecTypeProvider.fromString(require(options, "mode"));
     Path input = Path.of(require(options, "input"));
     Path work = Path.of(require(options, "work"));
     Properties properties = new Properties();
@@ -116,6 +117,8 @@ public final class PigWorkloadRunner {
       writes.close();
       line.append(" tmp_bytes=").append(writes.bytes());
       line.append(" tmp_files=").append(writes.files());
+      line.append(" tmp_bag_bytes=").append(writes.bagBytes());
+      line.append(" tmp_bag_files=").append(writes.bagFiles());
     }
     line.append(" tmp_store=").append(Files.getFileStore(tmp).name());
     String cgroup = memoryCgroup();
@@ -126,7 +129,7 @@ public final class PigWorkloadRunner {
       line.append(' ').append(io.getKey()).append('=').append(io.getValue());
     }
     // Pig keeps its own scratch files there until exit; spill files of bags start with "pigbag".
-    String[] left = tmp.toFile().list((dir, name) -> name.startsWith("pigbag"));
+    String[] left = tmp.toFile().list((dir, name) -> name.startsWith(TmpWrites.BAG_PREFIX));
     line.append(" tmp_bag_files_left=").append(left == null ? 0 : left.length);
     for (Map.Entry<String, Long> counter : counters(jobs).entrySet()) {
       line.append(' ').append(counter.getKey()).append('=').append(counter.getValue());

@@ -50,6 +50,19 @@ public final class QueryRun {
     return Integer.parseInt(fields.getOrDefault("tmp_files", "-1"));
   }
 
+  /**
+   * Of {@link #tmpBytes()}, bytes written to Pig's bag spill files ({@code pigbag*}); -1 when not
+   * measured.
+   */
+  public long tmpBagBytes() {
+    return Long.parseLong(fields.getOrDefault("tmp_bag_bytes", "-1"));
+  }
+
+  /** Of {@link #tmpFiles()}, Pig's bag spill files; -1 when not measured. */
+  public int tmpBagFiles() {
+    return Integer.parseInt(fields.getOrDefault("tmp_bag_files", "-1"));
+  }
+
   /** The file store (device) of the child's java.io.tmpdir, where stock Pig's bags spill. */
   public String tmpStore() {
     return fields.get("tmp_store");

@@ -1,0 +1,142 @@
+package org.spongefiles.it.pig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.spongefiles.it.Distribution;
+import org.spongefiles.testkit.TestDirs;
+import org.spongefiles.testkit.data.WebCrawlGenerator;
+import org.spongefiles.workloads.pig.PigJvm;
+import org.spongefiles.workloads.pig.PigQuery;
+import org.spongefiles.workloads.pig.PigReference;
+import org.spongefiles.workloads.pig.QueryRun;
+
+/**
+ * Pig on Tez ({@code tez_local}, Tez 0.10.3 in a child JVM with a 256 MB heap), stock and with the
+ * recipe plus the distribution's sponge-pig-tez-agent: a GROUP with nested ORDER and DISTINCTs and
+ * a COGROUP, a hash and a skewed JOIN. Pig's internal bags and ours get the same small share of the
+ * heap (0.2%), so the groups' bags spill in both. Outputs equal stock Pig's; stock Pig writes its
+ * bag spill files ({@code pigbag*}) under java.io.tmpdir, the recipe none (Java Flight Recorder),
+ * its spills counted in the pool and, past the pool (1 MiB, 512 KiB for the joins), on disk.
+ */
+class PigTezTest {
+  private static Path root;
+  private static Path pages;
+
+  @BeforeAll
+  static void generate() throws IOException {
+    root = Files.createTempDirectory("pig-tez-");
+    pages = root.resolve("pages");
+    new WebCrawlGenerator(20151).write(pages, 20_000, 2);
+  }
+
+  @AfterAll
+  static void cleanUp() {
+    TestDirs.deleteTree(root);
+  }
+
+  private static PigJvm child(String name, PigQuery... queries) {
+    return new PigJvm(pages, root.resolve(name))
+        .mode("tez_local")
+        .heap("256m")
+        .queries(queries)
+        .set("tez.runtime.io.sort.mb", "16")
+        .set("pig.cachedbag.memusage", "0.002")
+        .measureTmpWrites();
+  }
+
+  private static PigJvm recipe(String name, Path poolDir, String poolSize, PigQuery... queries) {
+    return child(name, queries)
+        .recipe()
+        .set("sponge.pool.dir", poolDir.toString())
+        .set("sponge.pool.name", "pig-tez")
+        .set("sponge.pool.size", poolSize)
+        .set("sponge.pool.permissions", "rw-------")
+        .set("sponge.chunk.size", "256k")
+        .set("sponge.checksum.block.size", "16k")
+        .set("sponge.disk.reserve", "0")
+        .set("sponge.pig.bag.memory", "0.002");
+  }
+
+  /** The agent as the distribution ships it in lib/. */
+  private static Path agentJar() throws Exception {
+    try (Stream<Path> lib = Files.list(Distribution.home().resolve("lib"))) {
+      List<Path> agents =
+          lib.filter(p -> p.getFileName().toString().startsWith("sponge-pig-tez-agent-"))
+              .collect(Collectors.toList());
+      assertThat(agents).as("the agent in the distribution's lib/").hasSize(1);
+      return agents.get(0);
+    }
+  }
+
+  /**
+   * A GROUP with nested ORDER and DISTINCTs and a COGROUP; and the COGROUP again with the recipe
+   * but without the agent, whose group bags stock Pig's POShuffleTezLoad builds itself and spills
+   * to java.io.tmpdir: the agent is what reaches them.
+   */
+  @Test
+  void groupAndCogroupBagsSpillToSpongeFilesNotToTmp() throws Exception {
+    Path poolDir = TestDirs.newShmDir("pig-tez");
+    try {
+      compare("group", poolDir, "1m", PigQuery.MEDIAN, PigQuery.COGROUP);
+      QueryRun withoutAgent = recipe("no-agent", poolDir, "1m", PigQuery.COGROUP).run().get(0);
+      System.out.println("tez recipe without the agent " + withoutAgent);
+      assertThat(withoutAgent.tmpBagBytes())
+          .as("the recipe without the agent: POShuffleTezLoad's own bags, %s", withoutAgent)
+          .isPositive();
+    } finally {
+      TestDirs.deleteTree(poolDir);
+    }
+  }
+
+  /** A hash JOIN and a skewed JOIN, whose bags POShuffleTezLoad builds as a COGROUP's. */
+  @Test
+  void joinBagsSpillToSpongeFilesNotToTmp() throws Exception {
+    Path poolDir = TestDirs.newShmDir("pig-tez-join");
+    try {
+      compare("join", poolDir, "512k", PigQuery.JOIN, PigQuery.JOIN_SKEWED);
+    } finally {
+      TestDirs.deleteTree(poolDir);
+    }
+  }
+
+  /** Runs the queries stock and with the recipe and the agent, and checks outputs and spills. */
+  private static void compare(String name, Path poolDir, String poolSize, PigQuery... queries)
+      throws Exception {
+    List<QueryRun> stock = child(name + "-stock", queries).run();
+    List<QueryRun> sponge =
+        recipe(name + "-sponge", poolDir, poolSize, queries)
+            .jvmOptions("-javaagent:" + agentJar())
+            .run();
+    stock.forEach(run -> System.out.println("tez stock " + run));
+    sponge.forEach(run -> System.out.println("tez sponge " + run));
+
+    assertThat(sponge).hasSize(queries.length);
+    long diskBytes = 0;
+    for (int q = 0; q < queries.length; q++) {
+      QueryRun ours = sponge.get(q);
+      assertThat(PigReference.sortedLines(ours.output()))
+          .as("the recipe's %s on Tez against stock Pig's", ours.name())
+          .isNotEmpty()
+          .isEqualTo(PigReference.sortedLines(stock.get(q).output()));
+      assertThat(stock.get(q).tmpBagBytes())
+          .as("stock Pig's bag spill files on Tez, %s", stock.get(q))
+          .isPositive();
+      assertThat(ours.tmpBagBytes()).as("bag spill bytes to java.io.tmpdir, %s", ours).isZero();
+      assertThat(ours.tmpBagFiles()).isZero();
+      assertThat(ours.counter("BAG_SELF_SPILLS")).as("self spills, %s", ours).isPositive();
+      assertThat(ours.counter("BAG_SPILL_FAILURES")).isZero();
+      assertThat(ours.counter("POOL_BYTES_WRITTEN")).as("pool bytes, %s", ours).isPositive();
+      diskBytes += ours.counter("DISK_BYTES_WRITTEN");
+    }
+    assertThat(diskBytes).as("runs past the %s pool go to disk", poolSize).isPositive();
+  }
+}
