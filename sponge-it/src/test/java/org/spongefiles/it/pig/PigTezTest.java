@@ -46,11 +46,21 @@ class PigTezTest {
   private static PigJvm child(String name, PigQuery... queries) {
     return new PigJvm(pages, root.resolve(name))
         .mode("tez_local")
+        .classpath(tezClasspath())
         .heap("256m")
         .queries(queries)
         .set("tez.runtime.io.sort.mb", "16")
         .set("pig.cachedbag.memusage", "0.002")
         .measureTmpWrites();
+  }
+
+  /** Tez's jars, which this module's tests leave off their own classpath (see its pom). */
+  private static String tezClasspath() {
+    try {
+      return Files.readString(Path.of(System.getProperty("sponge.tez.classpath.file"))).trim();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static PigJvm recipe(String name, Path poolDir, String poolSize, PigQuery... queries) {

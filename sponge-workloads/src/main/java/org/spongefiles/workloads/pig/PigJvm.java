@@ -43,6 +43,7 @@ public final class PigJvm {
   private final List<String> jvmOptions = new ArrayList<>();
   private String heap = "256m";
   private String mode = "local";
+  private String extraClasspath = "";
   private long pressureMillis;
   private boolean tmpWrites;
   private boolean heldAfterJobs;
@@ -94,6 +95,15 @@ public final class PigJvm {
    */
   public PigJvm mode(String execMode) {
     this.mode = execMode;
+    return this;
+  }
+
+  /**
+   * Entries appended to the child's classpath (this JVM's): Tez's jars for {@code tez_local} when
+   * the caller's own classpath leaves them out.
+   */
+  public PigJvm classpath(String entries) {
+    this.extraClasspath = entries;
     return this;
   }
 
@@ -247,7 +257,11 @@ public final class PigJvm {
     command.add("-Djava.io.tmpdir=" + tmpDir());
     system.forEach((key, value) -> command.add("-D" + key + "=" + value));
     command.add("-cp");
-    command.add(conf + java.io.File.pathSeparator + System.getProperty("java.class.path"));
+    command.add(
+        conf
+            + java.io.File.pathSeparator
+            + System.getProperty("java.class.path")
+            + (extraClasspath.isEmpty() ? "" : java.io.File.pathSeparator + extraClasspath));
     command.add(PigWorkloadRunner.class.getName());
     command.add("--mode");
     command.add(mode);
