@@ -59,6 +59,7 @@ class DaemonScriptsTest {
   void tearDown() throws Exception {
     run("stop", "--instance", "a");
     run("stop", "--instance", "b");
+    run("stop");
     runScript(dist.resolve("bin/sponge-tracker"), "stop");
     TestDirs.deleteTree(home);
     pools.forEach(TestDirs::deleteTree);
@@ -188,6 +189,39 @@ class DaemonScriptsTest {
         sponge("pool", "rm", "--pool-dir", poolB.toString(), "--name", "sponge-pool-" + user);
     assertThat(again.exit).isEqualTo(1);
     assertThat(again.output).contains("sponge: no pool sponge-pool-" + user + " in " + poolB);
+  }
+
+  @Test
+  void aServerStartedFromTheSiteFileAloneStopsAndRemovesItsPool() throws Exception {
+    // As operations.md installs it: every key in sponge-site.xml, no -D on the command line, so
+    // stop finds the pool through the site file rather than the start's saved overrides.
+    int port = freePort();
+    Path pool = TestDirs.newShmDir("script-site");
+    pools.add(pool);
+    Path site = home.resolve("conf/sponge-site.xml");
+    Files.writeString(
+        site,
+        Files.readString(site)
+            .replace(
+                "</configuration>",
+                property("sponge.server.port", Integer.toString(port))
+                    + property("sponge.server.address", "127.0.0.1:" + port)
+                    + property("sponge.node.id", "node-site")
+                    + property("sponge.pool.dir", pool.toString())
+                    + "</configuration>"));
+    Result started = run("start");
+    assertThat(started.exit).as(started.output).isZero();
+    assertThat(started.output).contains("READY 127.0.0.1:" + port);
+    String user = System.getProperty("user.name");
+    assertThat(files(pool)).contains("sponge-pool-" + user + ".meta");
+
+    Result stopped = run("stop");
+    assertThat(stopped.exit).as(stopped.output).isZero();
+    assertThat(stopped.output)
+        .contains("sponge-server-default stopped")
+        .contains("removed pool sponge-pool-" + user + " in " + pool);
+    assertThat(files(pool)).as("stop removes the pool's files from tmpfs").isEmpty();
+    assertThat(home.resolve("run")).isEmptyDirectory();
   }
 
   @Test
