@@ -42,7 +42,9 @@ import org.spongefiles.workloads.BenchReport;
  * the load run is made once in plaintext and once with TLS on.
  *
  * <p>Properties: {@code bench.iterations} (3000), {@code bench.warmup} (1000), {@code
- * bench.load.gib} (2; 0 skips the load run).
+ * bench.load.gib} (2; 0 skips the load run), {@code bench.tls} (true; false leaves the TLS server
+ * and its rows out, so that the plaintext rows compare with a build that had no TLS: the TLS spills
+ * between them cost the plaintext ones some time of their own).
  */
 public final class ServerBench {
   private static final int MIB = 1 << 20;
@@ -50,6 +52,7 @@ public final class ServerBench {
   private final int iterations = Integer.getInteger("bench.iterations", 3_000);
   private final int warmup = Integer.getInteger("bench.warmup", 1_000);
   private final int loadGib = Integer.getInteger("bench.load.gib", 2);
+  private final boolean tls = Boolean.parseBoolean(System.getProperty("bench.tls", "true"));
   private final byte[] source = new byte[MIB];
   private final byte[] target = new byte[MIB];
   private final List<Path> dirs = new ArrayList<>();
@@ -72,29 +75,36 @@ public final class ServerBench {
 
   private void run() throws Exception {
     BenchReport.info(
-        "1 MiB spills, %d iterations after %d warm-up, plaintext and TLS alternating",
-        iterations, warmup);
+        "1 MiB spills, %d iterations after %d warm-up, %s",
+        iterations, warmup, tls ? "plaintext and TLS alternating" : "plaintext only");
     ca = TestCertificates.authority(tempDir("serverbench-ca"), "bench");
     Timing[] local;
     try (SpongeServer server = SpongeServer.start(serverConf("bench-local", "64m", false));
-        SpongeServer tlsServer = SpongeServer.start(serverConf("bench-local-tls", "64m", true));
+        SpongeServer tlsServer =
+            tls ? SpongeServer.start(serverConf("bench-local-tls", "64m", true)) : null;
         RawSocketServer raw = new RawSocketServer()) {
-      local = round("server", server.endpoint(), tlsServer.endpoint(), raw.port());
+      local = round("server", server.endpoint(), tls ? tlsServer.endpoint() : null, raw.port());
     }
     String remoteEndpoint =
         startChild(ServerMain.class, serverArgs("bench-remote", "64m", false), "-Xmx256m")
             .split(" ")[1];
     String remoteTlsEndpoint =
-        startChild(ServerMain.class, serverArgs("bench-remote-tls", "64m", true), "-Xmx256m")
-            .split(" ")[1];
+        tls
+            ? startChild(ServerMain.class, serverArgs("bench-remote-tls", "64m", true), "-Xmx256m")
+                .split(" ")[1]
+            : null;
     int remoteRaw =
         Integer.parseInt(startChild(RawSocketServer.class, List.of(), "-Xmx64m").split(" ")[1]);
     Timing[] remote = round("remote", remoteEndpoint, remoteTlsEndpoint, remoteRaw);
     for (Timing t : local) {
-      BenchReport.info("%s", t.summary());
+      if (t.meanMicros() > 0) {
+        BenchReport.info("%s", t.summary());
+      }
     }
     for (Timing t : remote) {
-      BenchReport.info("%s", t.summary());
+      if (t.meanMicros() > 0) {
+        BenchReport.info("%s", t.summary());
+      }
     }
     BenchReport.info(
         "Table 1 (paper, 1 Gb Ethernet, 2014): local sponge server 7 ms, remote 9 ms per 1 MB;"
@@ -104,6 +114,12 @@ public final class ServerBench {
     report("server-read", local[3], local[1]);
     report("remote-write", remote[2], remote[0]);
     report("remote-read", remote[3], remote[1]);
+    if (!tls) {
+      if (loadGib > 0) {
+        load(false);
+      }
+      return;
+    }
     report("server-tls-write", local[4], local[0]);
     report("server-tls-read", local[5], local[1]);
     report("remote-tls-write", remote[4], remote[0]);
@@ -167,8 +183,10 @@ public final class ServerBench {
     try (RawSocketClient raw = new RawSocketClient(rawPort);
         SpongeTask task = SpongeTask.open(clientConf(endpoint), "attempt_serverbench_" + name);
         SpongeTask tlsTask =
-            SpongeTask.open(
-                ca.client(clientConf(tlsEndpoint)), "attempt_serverbench_tls_" + name)) {
+            tlsEndpoint == null
+                ? null
+                : SpongeTask.open(
+                    ca.client(clientConf(tlsEndpoint)), "attempt_serverbench_tls_" + name)) {
       for (int i = 0; i < warmup + iterations; i++) {
         boolean measured = i >= warmup;
         direct.clear();
@@ -194,6 +212,15 @@ public final class ServerBench {
           throw new AssertionError(name + ": bytes read back differ");
         }
         Arrays.fill(target, (byte) 0);
+        if (measured) {
+          t[0].add(t1 - t0);
+          t[1].add(t2 - t1);
+          t[2].add(t3 - t2);
+          t[3].add(t4 - t3);
+        }
+        if (tlsTask == null) {
+          continue;
+        }
         SpongeFile tlsFile = tlsTask.create("spill-tls");
         long t5 = System.nanoTime();
         try (OutputStream out = tlsFile.output()) {
@@ -209,15 +236,11 @@ public final class ServerBench {
           throw new AssertionError(name + ": bytes read back over TLS differ");
         }
         if (measured) {
-          t[0].add(t1 - t0);
-          t[1].add(t2 - t1);
-          t[2].add(t3 - t2);
-          t[3].add(t4 - t3);
           t[4].add(t6 - t5);
           t[5].add(t7 - t6);
         }
       }
-      for (SpongeTask each : List.of(task, tlsTask)) {
+      for (SpongeTask each : tlsTask == null ? List.of(task) : List.of(task, tlsTask)) {
         if (each.stats().chunksWritten(TierKind.REMOTE) != warmup + iterations) {
           throw new AssertionError(name + ": not every spill went to a server: " + each.stats());
         }
