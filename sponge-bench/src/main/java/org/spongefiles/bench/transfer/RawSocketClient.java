@@ -17,6 +17,18 @@ final class RawSocketClient implements AutoCloseable {
     channel.socket().setTcpNoDelay(true);
   }
 
+  /**
+   * Gives this connection a store of {@code bytes} on the server: later writes fill it in turn and
+   * reads read it back in the same order.
+   */
+  void store(int bytes) throws IOException {
+    header.clear();
+    header.put((byte) 'S').putInt(bytes).flip();
+    while (header.hasRemaining()) {
+      channel.write(header);
+    }
+  }
+
   /** Sends {@code data} (position to limit) and waits for the one-byte answer. */
   void write(ByteBuffer data) throws IOException {
     header.clear();

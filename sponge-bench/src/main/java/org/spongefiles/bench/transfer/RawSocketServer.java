@@ -10,7 +10,10 @@ import org.spongefiles.bench.SocketReads;
 /**
  * The baseline of the server benchmarks: a bare loopback socket peer. For each request, a 5-byte
  * header (op, length): {@code W} reads that many bytes and answers one byte; {@code R} answers that
- * many bytes. No framing, checksums or pool: what the network path alone costs.
+ * many bytes; {@code S} gives the connection a store of that many bytes, which later writes fill
+ * and reads read in turn, wrapping at its end (as a server keeps a file's bytes until they are read
+ * back), where without it every request uses the same 16 MiB. No framing, checksums or pool: what
+ * the network path alone costs.
  *
  * <p>Run standalone ({@code main}) it prints {@code READY <port>}.
  */
@@ -47,6 +50,9 @@ public final class RawSocketServer implements AutoCloseable {
     ByteBuffer header = ByteBuffer.allocateDirect(5);
     ByteBuffer data = ByteBuffer.allocateDirect(16 << 20);
     ByteBuffer ack = ByteBuffer.allocateDirect(1);
+    boolean stored = false;
+    int writeAt = 0;
+    int readAt = 0;
     try (SocketChannel c = channel) {
       c.socket().setTcpNoDelay(true);
       while (true) {
@@ -56,7 +62,24 @@ public final class RawSocketServer implements AutoCloseable {
         }
         byte op = header.get(0);
         int length = header.getInt(1);
-        data.clear().limit(length);
+        if (op == 'S') {
+          data = ByteBuffer.allocateDirect(length);
+          stored = true;
+          continue;
+        }
+        int at = 0;
+        if (stored) {
+          if (op == 'W') {
+            writeAt = writeAt + length > data.capacity() ? 0 : writeAt;
+            at = writeAt;
+            writeAt += length;
+          } else {
+            readAt = readAt + length > data.capacity() ? 0 : readAt;
+            at = readAt;
+            readAt += length;
+          }
+        }
+        data.limit(at + length).position(at);
         if (op == 'W') {
           SocketReads.readFully(c, data);
           ack.clear();
