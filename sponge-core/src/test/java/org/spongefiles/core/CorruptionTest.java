@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.tier.TierKind;
@@ -43,7 +44,7 @@ class CorruptionTest {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 8L * CHUNK, CHUNK);
     conf.setBoolean("sponge.pool.checksum", true);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_cr_1");
-        SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
+        SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(ConfigValues.reading(conf)))) {
       SpongeFile file = task.create("pooled");
       try (OutputStream out = file.output()) {
         out.write(RandomBytes.array(1, 3 * CHUNK));

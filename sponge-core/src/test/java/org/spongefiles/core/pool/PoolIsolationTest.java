@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.testkit.TestDirs;
 
 /**
@@ -64,7 +65,7 @@ class PoolIsolationTest {
     conf.set("sponge.pool.dir", dir.toString());
     conf.set("sponge.pool.size", "1m");
     conf.set("sponge.chunk.size", "64k");
-    PoolSpec spec = SpongeSettings.poolSpec(conf);
+    PoolSpec spec = SpongeSettings.poolSpec(ConfigValues.reading(conf));
     assertThat(spec.name()).isEqualTo("sponge-pool-root");
     byte[] secret = "the chunk of user root".getBytes(StandardCharsets.UTF_8);
     try (SharedPool pool = SharedPool.open(spec)) {
