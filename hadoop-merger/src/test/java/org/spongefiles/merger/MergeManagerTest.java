@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.testkit.CountingConfiguration;
 import org.spongefiles.testkit.TestDirs;
 
@@ -140,7 +141,7 @@ class MergeManagerTest {
     assertThat(merged).isEqualTo(expected);
     assertThat(harness.counter(TaskCounter.SPILLED_RECORDS)).isPositive();
     assertThat(conf.readMoreThanOnce()).isEmpty();
-    assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+    assertThat(conf.reads(SpongeOptions.CHUNK_SIZE.key())).isEqualTo(1);
     assertThat(conf.reads(MergerOptions.READ_BUFFER_TOTAL.key())).isEqualTo(1);
     assertThat(conf.reads(MergerOptions.FALLBACK.key())).isEqualTo(1);
   }

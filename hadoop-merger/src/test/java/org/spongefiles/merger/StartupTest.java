@@ -20,6 +20,7 @@ import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.testkit.TestDirs;
 
@@ -48,7 +49,7 @@ class StartupTest {
   @Test
   void missingPoolDirectoryFailsTheTaskNamingTheKey() {
     Path missing = pool.resolve("no-such-dir");
-    harness.conf.set("sponge.pool.dir", missing.toString());
+    SpongeOptions.POOL_DIR.set(harness.conf, missing.toString());
 
     assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
@@ -59,7 +60,7 @@ class StartupTest {
 
   @Test
   void invalidSpongeValueFailsTheTaskNamingKeyAndValue() {
-    harness.conf.set("sponge.chunk.size", "banana");
+    harness.conf.set(SpongeOptions.CHUNK_SIZE.key(), "banana");
 
     assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
@@ -109,7 +110,7 @@ class StartupTest {
 
   @Test
   void readBufferTotalMustHoldTwoSegments() {
-    harness.conf.set("sponge.merger.read.buffer.total", "200k");
+    harness.conf.set(MergerOptions.READ_BUFFER_TOTAL.key(), "200k");
 
     assertThatStartFails()
         .hasMessageContaining(
@@ -195,14 +196,14 @@ class StartupTest {
       String missing = pool.resolve("no-such-dir").toString();
 
       LocalJobs.Run failed =
-          jobs.sponge(TestJobs::wordCount, input, c -> c.set("sponge.pool.dir", missing));
+          jobs.sponge(TestJobs::wordCount, input, c -> SpongeOptions.POOL_DIR.set(c, missing));
       LocalJobs.Run fellBack =
           jobs.sponge(
               TestJobs::wordCount,
               input,
               c -> {
-                c.set("sponge.pool.dir", missing);
-                c.setBoolean("sponge.merger.fallback", true);
+                SpongeOptions.POOL_DIR.set(c, missing);
+                MergerOptions.FALLBACK.set(c, true);
               });
 
       assertThat(failed.succeeded).isFalse();

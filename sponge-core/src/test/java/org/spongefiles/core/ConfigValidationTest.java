@@ -91,7 +91,7 @@ class ConfigValidationTest {
   @Test
   void aPoolThatIsNotThereYetIsSkippedWhenTasksMayNotCreateIt() throws Exception {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10);
-    conf.setBoolean("sponge.pool.create", false);
+    SpongeOptions.POOL_CREATE.set(conf, false);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_cv")) {
       assertThat(task.tiers().toString()).isEqualTo("disk");
     }
