@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
 
 /**
  * A reduce attempt that fails leaves nothing of its SpongeFiles behind. Hadoop closes the shuffle
@@ -34,8 +35,8 @@ class FailedAttemptTest {
 
   private static final Consumer<Configuration> SMALL_POOL_CONF =
       conf -> {
-        conf.setLong("sponge.pool.size", SMALL_POOL);
-        conf.setLong("sponge.pool.segment.size", SMALL_POOL);
+        SpongeOptions.POOL_SIZE.set(conf, SMALL_POOL);
+        SpongeOptions.POOL_SEGMENT_SIZE.set(conf, SMALL_POOL);
       };
 
   /** How long the release of a failed attempt may take (its thread must end first). */

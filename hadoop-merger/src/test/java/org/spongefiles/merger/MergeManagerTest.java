@@ -3,6 +3,7 @@ package org.spongefiles.merger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.testkit.CountingConfiguration;
 import org.spongefiles.testkit.TestDirs;
 
@@ -111,11 +113,7 @@ class MergeManagerTest {
   void keepsInMemoryOutputsForTheReduceWithinItsInputBuffer() throws Throwable {
     harness.conf.setFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 0.5f);
     MergeManager<Text, IntWritable> manager = shuffle.createMergeManager(harness.context(null));
-    Map<String, Integer> all = new TreeMap<>();
-    for (int i = 0; i < 3; i++) {
-      byte[] ifile = harness.mapOutput(records("m" + i, 8_500, all));
-      harness.fetch(manager.reserve(harness.nextMap(), ifile.length - 4, 0), ifile);
-    }
+    Map<String, Integer> all = fetchThreeOutputs(manager);
 
     List<String> merged = ShuffleHarness.drain(manager.close());
     shuffle.close();
@@ -133,11 +131,7 @@ class MergeManagerTest {
     CountingConfiguration conf = new CountingConfiguration(harness.conf);
     harness = new ShuffleHarness(conf);
     MergeManager<Text, IntWritable> manager = shuffle.createMergeManager(harness.context(null));
-    Map<String, Integer> all = new TreeMap<>();
-    for (int i = 0; i < 3; i++) {
-      byte[] ifile = harness.mapOutput(records("m" + i, 8_500, all));
-      harness.fetch(manager.reserve(harness.nextMap(), ifile.length - 4, 0), ifile);
-    }
+    Map<String, Integer> all = fetchThreeOutputs(manager);
 
     List<String> merged = ShuffleHarness.drain(manager.close());
     shuffle.close();
@@ -147,7 +141,7 @@ class MergeManagerTest {
     assertThat(merged).isEqualTo(expected);
     assertThat(harness.counter(TaskCounter.SPILLED_RECORDS)).isPositive();
     assertThat(conf.readMoreThanOnce()).isEmpty();
-    assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+    assertThat(conf.reads(SpongeOptions.CHUNK_SIZE.key())).isEqualTo(1);
     assertThat(conf.reads(MergerOptions.READ_BUFFER_TOTAL.key())).isEqualTo(1);
     assertThat(conf.reads(MergerOptions.FALLBACK.key())).isEqualTo(1);
   }
@@ -164,6 +158,19 @@ class MergeManagerTest {
             "in-memory merger of "
                 + ShuffleHarness.REDUCE
                 + " is closed; cannot merge 0 more map outputs");
+  }
+
+  /**
+   * Three map outputs of 8,500 distinct records each, fetched into {@code manager}: all of them.
+   */
+  private Map<String, Integer> fetchThreeOutputs(MergeManager<Text, IntWritable> manager)
+      throws IOException {
+    Map<String, Integer> all = new TreeMap<>();
+    for (int i = 0; i < 3; i++) {
+      byte[] ifile = harness.mapOutput(records("m" + i, 8_500, all));
+      harness.fetch(manager.reserve(harness.nextMap(), ifile.length - 4, 0), ifile);
+    }
+    return all;
   }
 
   /** {@code count} records {@code prefix-<n>} with distinct values, added to {@code all}. */

@@ -24,7 +24,7 @@ class ReadBoundTest {
           jobs.sponge(
               TestJobs::wordCount,
               input,
-              conf -> conf.set("sponge.merger.read.buffer.total", "576k"));
+              conf -> conf.set(MergerOptions.READ_BUFFER_TOTAL.key(), "576k"));
 
       String reference = TestJobs.render(expected);
       assertThat(unbounded.output).asString().isEqualTo(reference);
@@ -53,7 +53,7 @@ class ReadBoundTest {
           jobs.sponge(
               TestJobs::wordCount,
               input,
-              conf -> conf.set("sponge.merger.read.buffer.size", "16k"));
+              conf -> conf.set(MergerOptions.READ_BUFFER_SIZE.key(), "16k"));
 
       assertThat(grown.output).asString().isEqualTo(TestJobs.render(expected));
       assertThat(grown.sponge(MergerCounter.FINAL_MERGE_SEGMENTS))

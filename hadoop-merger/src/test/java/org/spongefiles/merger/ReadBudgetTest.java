@@ -78,8 +78,8 @@ class ReadBudgetTest {
       String requested, String total, boolean compressed, Consumer<ReadBudget> check)
       throws Exception {
     Configuration conf = SpongeTestConf.of(pool, disk, 8L << 20, CHUNK);
-    conf.set("sponge.merger.read.buffer.size", requested);
-    conf.set("sponge.merger.read.buffer.total", total);
+    conf.set(MergerOptions.READ_BUFFER_SIZE.key(), requested);
+    conf.set(MergerOptions.READ_BUFFER_TOTAL.key(), total);
     ParsedConfig values = SpongeTask.parse(conf, new MergerOptions());
     try (SpongeTask task = SpongeTask.open(values, conf, "attempt_budget_r_000000_0")) {
       check.accept(ReadBudget.from(values, conf, task, compressed));

@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.SharedPool;
 
 /**
@@ -30,7 +31,7 @@ final class SpongeHoldings {
   }
 
   static SpongeHoldings of(Configuration conf, String attempt) {
-    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(ConfigValues.reading(conf)))) {
       int inUse = pool.chunkCount() - pool.freeChunks();
       return new SpongeHoldings(inUse, diskFiles(conf), threads(attempt));
     } catch (IOException e) {

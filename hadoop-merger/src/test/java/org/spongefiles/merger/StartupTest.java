@@ -16,9 +16,11 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.testkit.TestDirs;
 
@@ -47,9 +49,9 @@ class StartupTest {
   @Test
   void missingPoolDirectoryFailsTheTaskNamingTheKey() {
     Path missing = pool.resolve("no-such-dir");
-    harness.conf.set("sponge.pool.dir", missing.toString());
+    SpongeOptions.POOL_DIR.set(harness.conf, missing.toString());
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
         .hasMessageContaining("sponge.pool.dir=" + missing)
         .hasMessageContaining(ShuffleHarness.REDUCE.toString())
@@ -58,9 +60,9 @@ class StartupTest {
 
   @Test
   void invalidSpongeValueFailsTheTaskNamingKeyAndValue() {
-    harness.conf.set("sponge.chunk.size", "banana");
+    harness.conf.set(SpongeOptions.CHUNK_SIZE.key(), "banana");
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
         .hasMessageContaining("Invalid value banana for configuration sponge.chunk.size")
         .hasCauseInstanceOf(ConfigException.class);
@@ -70,7 +72,7 @@ class StartupTest {
   void invalidMergerValueFailsTheTaskBeforeAnythingOpensNamingKeyAndValue() {
     harness.conf.set(MergerOptions.READ_BUFFER_SIZE.key(), "lots");
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
         .hasMessageContaining(
             "Invalid value lots for configuration sponge.merger.read.buffer.size: not a byte size")
@@ -82,25 +84,15 @@ class StartupTest {
   @Test
   void invalidMergerValueFallsBackWhenAllowed() throws Throwable {
     harness.conf.set(MergerOptions.READ_BUFFER_TOTAL.key(), "-1m");
-    MergerOptions.FALLBACK.set(harness.conf, true);
-    SpongeShuffle<Text, IntWritable> shuffle = new SpongeShuffle<>();
 
-    shuffle.init(context());
-
-    MergeManager<?, ?> manager = mergeManagerOf(shuffle);
-    try {
-      assertThat(manager).isInstanceOf(MergeManagerImpl.class);
-      assertThat(harness.sponge(MergerCounter.FALLBACK_TO_HADOOP_MERGER.name())).isEqualTo(1);
-    } finally {
-      manager.close();
-    }
+    assertFallsBackToHadoopsMerger();
   }
 
   @Test
   void invalidFallbackValueFailsNamingKeyAndValue() {
     harness.conf.set(MergerOptions.FALLBACK.key(), "maybe");
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
         .hasMessageEndingWith(
             "Invalid value maybe for configuration sponge.merger.fallback: must be true or false")
@@ -111,16 +103,16 @@ class StartupTest {
   void invalidHadoopShuffleValueFailsNamingHadoopsKey() {
     harness.conf.set(MRJobConfig.SHUFFLE_MERGE_PERCENT, "1.5");
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .hasMessageContaining(
             "Invalid value 1.5 for configuration mapreduce.reduce.shuffle.merge.percent");
   }
 
   @Test
   void readBufferTotalMustHoldTwoSegments() {
-    harness.conf.set("sponge.merger.read.buffer.total", "200k");
+    harness.conf.set(MergerOptions.READ_BUFFER_TOTAL.key(), "200k");
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .hasMessageContaining(
             "Invalid value 200k for configuration sponge.merger.read.buffer.total")
         .hasMessageContaining("at least two segments (384k");
@@ -146,7 +138,7 @@ class StartupTest {
   void aMergeManagerThatCannotBeBuiltFailsTheTaskAndClosesTheSession() {
     harness.conf.set(MRJobConfig.COMBINE_CLASS_ATTR, String.class.getName());
 
-    assertThatThrownBy(() -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()))
+    assertThatStartFails()
         .isInstanceOf(SpongeMergerException.class)
         .hasMessageContaining(ShuffleHarness.REDUCE.toString())
         .hasMessageContaining("class java.lang.String not org.apache.hadoop.mapreduce.Reducer")
@@ -157,17 +149,25 @@ class StartupTest {
   @Test
   void aMergeManagerThatCannotBeBuiltFallsBackWhenAllowed() throws Throwable {
     harness.conf.set(MRJobConfig.COMBINE_CLASS_ATTR, String.class.getName());
-    harness.conf.setBoolean("sponge.merger.fallback", true);
+
+    assertFallsBackToHadoopsMerger();
+    assertThat(openSessionsOfTheHarness()).isEmpty();
+  }
+
+  /**
+   * With {@code sponge.merger.fallback=true}, a shuffle initialized as a reduce task does (Hadoop's
+   * {@code Shuffle.init} builds the merge manager) runs Hadoop's merger and counts the fallback.
+   */
+  private void assertFallsBackToHadoopsMerger() throws Throwable {
+    MergerOptions.FALLBACK.set(harness.conf, true);
     SpongeShuffle<Text, IntWritable> shuffle = new SpongeShuffle<>();
 
-    // As a reduce task does: Hadoop's Shuffle.init builds the merge manager.
     shuffle.init(context());
 
     MergeManager<?, ?> manager = mergeManagerOf(shuffle);
     try {
       assertThat(manager).isInstanceOf(MergeManagerImpl.class);
       assertThat(harness.sponge(MergerCounter.FALLBACK_TO_HADOOP_MERGER.name())).isEqualTo(1);
-      assertThat(openSessionsOfTheHarness()).isEmpty();
     } finally {
       manager.close();
     }
@@ -196,14 +196,14 @@ class StartupTest {
       String missing = pool.resolve("no-such-dir").toString();
 
       LocalJobs.Run failed =
-          jobs.sponge(TestJobs::wordCount, input, c -> c.set("sponge.pool.dir", missing));
+          jobs.sponge(TestJobs::wordCount, input, c -> SpongeOptions.POOL_DIR.set(c, missing));
       LocalJobs.Run fellBack =
           jobs.sponge(
               TestJobs::wordCount,
               input,
               c -> {
-                c.set("sponge.pool.dir", missing);
-                c.setBoolean("sponge.merger.fallback", true);
+                SpongeOptions.POOL_DIR.set(c, missing);
+                MergerOptions.FALLBACK.set(c, true);
               });
 
       assertThat(failed.succeeded).isFalse();
@@ -214,6 +214,12 @@ class StartupTest {
       assertThat(fellBack.sponge("POOL_BYTES_WRITTEN")).isZero();
       assertThat(fellBack.reduceSpillFiles).isNotEmpty();
     }
+  }
+
+  /** What creating the merge manager throws. */
+  private AbstractThrowableAssert<?, ? extends Throwable> assertThatStartFails() {
+    return assertThatThrownBy(
+        () -> new SpongeShuffle<Text, IntWritable>().createMergeManager(context()));
   }
 
   private org.apache.hadoop.mapred.ShuffleConsumerPlugin.Context<Text, IntWritable> context()

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.CountingConfiguration;
@@ -92,7 +93,7 @@ class LeakyHashTableTest {
   @Test
   void overflowGoesToSpongeFilesAndCloseDeletesIt() throws Exception {
     Configuration conf = conf();
-    conf.set("sponge.tiers", "disk");
+    conf.set(SpongeOptions.TIERS.key(), "disk");
     LeakyOptions.BUDGET.set(conf, 64L << 10);
     LeakyOptions.PAGE_SIZE.set(conf, 8L << 10);
     LeakyHashTable<IntWritable, Text> table =
@@ -130,7 +131,7 @@ class LeakyHashTableTest {
   @Test
   void aTableThatOverflowsReadsEachKeyOnce() throws Exception {
     Configuration base = conf();
-    base.set("sponge.tiers", "disk");
+    base.set(SpongeOptions.TIERS.key(), "disk");
     LeakyOptions.BUDGET.set(base, 64L << 10);
     LeakyOptions.PAGE_SIZE.set(base, 8L << 10);
     CountingConfiguration conf = new CountingConfiguration(base);
@@ -147,7 +148,7 @@ class LeakyHashTableTest {
       assertThat(table.stats().overflowBytes()).isPositive();
       assertThat(conf.readMoreThanOnce()).isEmpty();
       assertThat(conf.reads(LeakyOptions.PAGE_SIZE.key())).isEqualTo(1);
-      assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+      assertThat(conf.reads(SpongeOptions.CHUNK_SIZE.key())).isEqualTo(1);
     }
   }
 

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.SpongeTestConf;
@@ -93,7 +94,7 @@ class OverflowFailureTest {
   void whenSpongeFilesCannotBeOpenedTheValuesStayOnTheHeap() throws Exception {
     Path notADirectory = Files.createFile(poolDir.resolve("not-a-directory"));
     Configuration conf = conf(Layout.SHARED, 4 * CHUNK);
-    conf.set("sponge.pool.dir", notADirectory.toString());
+    SpongeOptions.POOL_DIR.set(conf, notADirectory.toString());
     try (LeakyHashTable<IntWritable, Text> table =
         LeakyHashTable.builder(IntWritable.class, Text.class)
             .conf(conf)
@@ -195,7 +196,7 @@ class OverflowFailureTest {
 
   private Configuration conf(Layout layout, long poolBytes) {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, poolBytes, CHUNK);
-    conf.set("sponge.tiers", "pool");
+    conf.set(SpongeOptions.TIERS.key(), "pool");
     LeakyOptions.LAYOUT.set(conf, layout);
     LeakyOptions.BUDGET.set(conf, BUDGET);
     LeakyOptions.PAGE_SIZE.set(conf, 8L << 10);

@@ -16,17 +16,13 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 
 /**
- * Reads sponge-core's keys into the typed values the packages below take, so that only the edge (a
- * task, a daemon, a tool) reads configuration and the pool, tier, remote and wire code never does.
- * Each reader throws {@link ConfigException} naming the key of an unusable value.
+ * Builds the typed values the packages below take from sponge-core's parsed keys (a {@link
+ * ConfigValues}: the edge, a task or a daemon, parsed each key once), so that the pool, tier,
+ * remote and wire code never reads configuration. Each builder throws {@link ConfigException}
+ * naming the key and the value it cannot use.
  */
 public final class SpongeSettings {
   private SpongeSettings() {}
-
-  /** The pool described by the {@code sponge.pool.*} and {@code sponge.chunk.size} keys. */
-  public static PoolSpec poolSpec(Configuration conf) {
-    return poolSpec(ConfigValues.reading(conf));
-  }
 
   /** The pool described by the parsed {@code sponge.pool.*} and {@code sponge.chunk.size}. */
   public static PoolSpec poolSpec(ConfigValues conf) {
@@ -39,11 +35,6 @@ public final class SpongeSettings {
         conf.get(SpongeOptions.POOL_CREATE),
         conf.get(SpongeOptions.POOL_PERMISSIONS),
         conf.get(SpongeOptions.POOL_LOCK_TIMEOUT));
-  }
-
-  /** The directories from {@code sponge.disk.dirs}, or Hadoop's local dirs, or hadoop.tmp.dir. */
-  public static List<Path> diskDirs(Configuration conf) {
-    return diskDirs(ConfigValues.reading(conf), conf);
   }
 
   /**
@@ -75,16 +66,12 @@ public final class SpongeSettings {
   }
 
   /**
-   * The secret from {@code sponge.auth.secret.file} (preferred) or {@code sponge.auth.secret}, or
-   * null when neither is set. The file is read each call: call it once and pass the secret on.
+   * The secret from the parsed {@code sponge.auth.secret.file} (preferred) or {@code
+   * sponge.auth.secret}, or null when neither is set. The file is read each call: call it once and
+   * pass the secret on.
    *
    * @throws ConfigException when the secret is set but unusable
    */
-  public static ClusterSecret clusterSecret(Configuration conf) {
-    return clusterSecret(ConfigValues.reading(conf));
-  }
-
-  /** {@link #clusterSecret(Configuration)} from parsed values. */
   public static ClusterSecret clusterSecret(ConfigValues conf) {
     String file = conf.get(SpongeOptions.AUTH_SECRET_FILE);
     if (!file.isEmpty()) {
@@ -123,11 +110,6 @@ public final class SpongeSettings {
     return ClusterSecret.of(inline.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The {@code sponge.remote.*} settings of a remote tier. */
-  public static RemoteSettings remote(Configuration conf) {
-    return remote(ConfigValues.reading(conf));
-  }
-
   /** The parsed {@code sponge.remote.*} settings of a remote tier. */
   public static RemoteSettings remote(ConfigValues conf) {
     List<ServerAddress> servers = new ArrayList<>();
@@ -150,14 +132,9 @@ public final class SpongeSettings {
   }
 
   /**
-   * This node's sponge server as remote servers should reach it to check a task's liveness: {@code
-   * sponge.server.address}, else the node name and {@code sponge.server.port}.
+   * This node's sponge server as remote servers should reach it to check a task's liveness: the
+   * parsed {@code sponge.server.address}, else the node name and {@code sponge.server.port}.
    */
-  public static String nodeServerEndpoint(Configuration conf, String nodeName) {
-    return nodeServerEndpoint(ConfigValues.reading(conf), nodeName);
-  }
-
-  /** {@link #nodeServerEndpoint(Configuration, String)} from parsed values. */
   public static String nodeServerEndpoint(ConfigValues conf, String nodeName) {
     String explicit = conf.get(SpongeOptions.SERVER_ADDRESS);
     if (!explicit.isEmpty()) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;
-import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.config.ConfigValues;
@@ -43,15 +42,10 @@ public final class TaskIdentity {
   }
 
   /**
-   * Task {@code taskId} in this process, on the node named by {@code sponge.node.id}, under this
-   * process's lease in the lease directory beside {@code sponge.pool.dir} (taken on first use).
-   * When no lease can be taken there the identity has none, and says why in a warning.
+   * Task {@code taskId} in this process, on the node named by the parsed {@code sponge.node.id},
+   * under this process's lease in the lease directory beside {@code sponge.pool.dir} (taken on
+   * first use). When no lease can be taken there the identity has none, and says why in a warning.
    */
-  public static TaskIdentity current(Configuration conf, String taskId) {
-    return current(ConfigValues.reading(conf), taskId);
-  }
-
-  /** {@link #current(Configuration, String)} from parsed values. */
   public static TaskIdentity current(ConfigValues conf, String taskId) {
     LeaseDirectory leases = LeaseDirectory.beside(SpongeSettings.poolSpec(conf).dir());
     long lease;
@@ -67,11 +61,6 @@ public final class TaskIdentity {
       lease = 0;
     }
     return new TaskIdentity(taskId, nodeName(conf), lease, ProcessLiveness.currentPid());
-  }
-
-  /** {@code sponge.node.id}, or this host's name. */
-  public static String nodeName(Configuration conf) {
-    return nodeName(ConfigValues.reading(conf));
   }
 
   /** The parsed {@code sponge.node.id}, or this host's name. */

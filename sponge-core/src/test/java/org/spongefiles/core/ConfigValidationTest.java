@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ConfigException;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
@@ -90,7 +91,7 @@ class ConfigValidationTest {
   @Test
   void aPoolThatIsNotThereYetIsSkippedWhenTasksMayNotCreateIt() throws Exception {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10);
-    conf.setBoolean("sponge.pool.create", false);
+    SpongeOptions.POOL_CREATE.set(conf, false);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_cv")) {
       assertThat(task.tiers().toString()).isEqualTo("disk");
     }
@@ -110,10 +111,11 @@ class ConfigValidationTest {
   void diskDirectoriesDefaultToHadoopsLocalDirectories() {
     Configuration conf = new Configuration(false);
     conf.set("mapreduce.cluster.local.dir", "/data/1/yarn,/data/2/yarn");
-    assertThat(SpongeSettings.diskDirs(conf))
+    assertThat(SpongeSettings.diskDirs(ConfigValues.reading(conf), conf))
         .containsExactly(Path.of("/data/1/yarn/spongefiles"), Path.of("/data/2/yarn/spongefiles"));
     Configuration tmpOnly = new Configuration(false);
     tmpOnly.set("hadoop.tmp.dir", "/scratch");
-    assertThat(SpongeSettings.diskDirs(tmpOnly)).containsExactly(Path.of("/scratch/spongefiles"));
+    assertThat(SpongeSettings.diskDirs(ConfigValues.reading(tmpOnly), tmpOnly))
+        .containsExactly(Path.of("/scratch/spongefiles"));
   }
 }

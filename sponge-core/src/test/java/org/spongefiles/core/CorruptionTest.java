@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.tier.TierKind;
@@ -41,9 +42,9 @@ class CorruptionTest {
   @Test
   void aFlippedByteInAPooledChunkFailsTheRead() throws Exception {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 8L * CHUNK, CHUNK);
-    conf.setBoolean("sponge.pool.checksum", true);
+    SpongeOptions.POOL_CHECKSUM.set(conf, true);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_cr_1");
-        SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
+        SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(ConfigValues.reading(conf)))) {
       SpongeFile file = task.create("pooled");
       try (OutputStream out = file.output()) {
         out.write(RandomBytes.array(1, 3 * CHUNK));
@@ -72,9 +73,9 @@ class CorruptionTest {
   @Test
   void aFlippedByteInADiskChunkFailsTheRead() throws Exception {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 8L * CHUNK, CHUNK);
-    conf.set("sponge.tiers", "disk");
+    conf.set(SpongeOptions.TIERS.key(), "disk");
     // One I/O thread appends the chunks in file order: chunk 2 is the backing file's third chunk.
-    conf.setInt("sponge.io.threads", 1);
+    SpongeOptions.IO_THREADS.set(conf, 1);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_cr_2")) {
       SpongeFile file = task.create("on-disk");
       try (OutputStream out = file.output()) {

@@ -49,13 +49,13 @@ class FallThroughTest {
 
   private Configuration conf(int poolChunks, int diskChunks, boolean dfs) {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, (long) poolChunks * CHUNK, CHUNK);
-    conf.set("sponge.disk.limit", Long.toString((long) diskChunks * CHUNK));
+    SpongeOptions.DISK_LIMIT.set(conf, (long) diskChunks * CHUNK);
     // One I/O thread stores the chunks in file order, so the tier of each chunk is known; with
     // more,
     // the chunks around a tier's last free place may take it in either order.
-    conf.setInt("sponge.io.threads", 1);
+    SpongeOptions.IO_THREADS.set(conf, 1);
     if (dfs) {
-      conf.set("sponge.dfs.dir", dfsDir.toUri().toString());
+      SpongeOptions.DFS_DIR.set(conf, dfsDir.toUri().toString());
     }
     return conf;
   }
@@ -99,7 +99,7 @@ class FallThroughTest {
   @Test
   void theTierOrderDecidesPlacementEvenWhenThePoolComesAfterDisk() throws Exception {
     Configuration conf = conf(4, 3, false);
-    conf.set("sponge.tiers", "disk,pool");
+    conf.set(SpongeOptions.TIERS.key(), "disk,pool");
     long size = 5L * CHUNK + 100;
     try (SpongeTask task = SpongeTask.open(conf, "attempt_ft_order")) {
       SpongeFile file = task.create("disk-first");
@@ -197,7 +197,7 @@ class FallThroughTest {
   @Test
   void aPoolLockHeldByAStuckProcessSendsChunksToTheNextTierUntilItDies() throws Exception {
     Configuration conf = conf(16, 100, false);
-    conf.set("sponge.pool.lock.timeout", "100ms");
+    SpongeOptions.POOL_LOCK_TIMEOUT.set(conf, Duration.ofMillis(100));
     Path stderr = Files.createTempFile("holder", ".err");
     try (SpongeTask task = SpongeTask.open(conf, "attempt_ft_4");
         ChildJvm holder =
@@ -223,8 +223,8 @@ class FallThroughTest {
   @Test
   void aDeletedFilesBackingFileIsReusedWithinTheRecycleBudget() throws Exception {
     Configuration conf = conf(1, 100, false);
-    conf.set("sponge.tiers", "disk");
-    conf.set("sponge.disk.recycle.bytes", Long.toString(3L * CHUNK));
+    conf.set(SpongeOptions.TIERS.key(), "disk");
+    SpongeOptions.DISK_RECYCLE_BYTES.set(conf, 3L * CHUNK);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_ft_5")) {
       SpongeFile big = task.create("big");
       try (OutputStream out = big.output()) {

@@ -46,10 +46,10 @@ class InterruptionTest {
 
   private Configuration conf(String tiers) {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 8L * CHUNK, CHUNK);
-    conf.set("sponge.tiers", tiers);
-    conf.setInt("sponge.io.threads", 1);
-    conf.setInt("sponge.write.buffers", 1);
-    conf.setBoolean("sponge.read.prefetch", false);
+    conf.set(SpongeOptions.TIERS.key(), tiers);
+    SpongeOptions.IO_THREADS.set(conf, 1);
+    SpongeOptions.WRITE_BUFFERS.set(conf, 1);
+    SpongeOptions.READ_PREFETCH.set(conf, false);
     return conf;
   }
 

@@ -46,8 +46,8 @@ class MiniDfsTierTest {
     int chunk = 1 << 20;
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 2L * chunk, chunk);
     conf.set("fs.defaultFS", cluster.getFileSystem().getUri().toString());
-    conf.set("sponge.disk.limit", Long.toString(chunk));
-    conf.set("sponge.dfs.dir", cluster.getFileSystem().getUri() + "/spongefiles");
+    SpongeOptions.DISK_LIMIT.set(conf, (long) chunk);
+    SpongeOptions.DFS_DIR.set(conf, cluster.getFileSystem().getUri() + "/spongefiles");
     FileSystem hdfs = cluster.getFileSystem();
     org.apache.hadoop.fs.Path taskDir = new org.apache.hadoop.fs.Path("/spongefiles/attempt_dfs_1");
     try (SpongeTask task = SpongeTask.open(conf, "attempt_dfs_1")) {

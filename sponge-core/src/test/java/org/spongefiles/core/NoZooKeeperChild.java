@@ -2,7 +2,9 @@ package org.spongefiles.core;
 
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.testkit.SpongeTestConf;
 
 /**
@@ -16,12 +18,12 @@ public final class NoZooKeeperChild {
   public static void main(String[] args) throws Exception {
     Configuration conf =
         SpongeTestConf.of(Path.of(args[0]), Path.of(args[1]), 128L << 10, 64L << 10);
-    conf.set("sponge.tiers", "pool,remote,disk");
-    conf.setBoolean("sponge.write.overflow", false);
-    conf.set("sponge.tracker.addresses", args[2]);
-    conf.set("sponge.tracker.refresh", "10ms");
-    conf.set("sponge.remote.connect.timeout", "200ms");
-    conf.set("sponge.zookeeper.quorum", args[3]);
+    conf.set(SpongeOptions.TIERS.key(), "pool,remote,disk");
+    SpongeOptions.WRITE_OVERFLOW.set(conf, false);
+    conf.set(ClusterOptions.TRACKER_ADDRESSES.key(), args[2]);
+    ClusterOptions.TRACKER_REFRESH.set(conf, Duration.ofMillis(10));
+    SpongeOptions.REMOTE_CONNECT_TIMEOUT.set(conf, Duration.ofMillis(200));
+    ClusterOptions.ZOOKEEPER_QUORUM.set(conf, args[3]);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_1_0001_r_000009_0")) {
       for (int round = 0; round < 4; round++) {
         SpongeFile file = task.create("spill-" + round);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.testkit.CountingConfiguration;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
@@ -42,18 +43,18 @@ class OpenParsesOnceTest {
   void eachKeyIsReadAtMostOnce(String tiers, String servers, String trackers) throws Exception {
     CountingConfiguration conf =
         new CountingConfiguration(SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10));
-    conf.set("sponge.tiers", tiers);
+    conf.set(SpongeOptions.TIERS.key(), tiers);
     if (servers != null) {
-      conf.set("sponge.remote.servers", servers);
+      conf.set(SpongeOptions.REMOTE_SERVERS.key(), servers);
     }
     if (trackers != null) {
-      conf.set("sponge.tracker.addresses", trackers);
+      conf.set(ClusterOptions.TRACKER_ADDRESSES.key(), trackers);
     }
 
     try (SpongeTask task = SpongeTask.open(conf, "attempt_once_r_000000_0")) {
       assertThat(conf.readMoreThanOnce()).isEmpty();
-      assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
-      assertThat(conf.reads("sponge.tiers")).isEqualTo(1);
+      assertThat(conf.reads(SpongeOptions.CHUNK_SIZE.key())).isEqualTo(1);
+      assertThat(conf.reads(SpongeOptions.TIERS.key())).isEqualTo(1);
       assertThat(task.chunkSize()).isEqualTo(64 << 10);
     }
   }

@@ -41,11 +41,11 @@ class ReadAheadTest {
   @Test
   void aReaderWaitingForItsNextWindowHasTheOneAfterOnItsWayToo() throws Exception {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 2L * CHUNK, CHUNK);
-    conf.set("sponge.tiers", "dfs");
-    conf.set("sponge.dfs.dir", "gated://" + dfsDir.toUri().getPath());
+    conf.set(SpongeOptions.TIERS.key(), "dfs");
+    SpongeOptions.DFS_DIR.set(conf, "gated://" + dfsDir.toUri().getPath());
     conf.set("fs.gated.impl", GatedFileSystem.class.getName());
     conf.setBoolean("fs.gated.impl.disable.cache", true);
-    conf.setInt("sponge.io.threads", 2);
+    SpongeOptions.IO_THREADS.set(conf, 2);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_ra_1")) {
       SpongeFile file = task.create("read-ahead");
       byte[] written;

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.remote.RemoteUnavailable;
 import org.spongefiles.core.tier.TierKind;
@@ -51,8 +53,8 @@ class RemoteUnavailableTest {
 
   private Configuration conf() {
     Configuration conf = SpongeTestConf.of(pool, disk, 2L * CHUNK, CHUNK);
-    conf.set("sponge.tiers", "pool,remote,disk");
-    conf.setBoolean("sponge.write.overflow", false);
+    conf.set(SpongeOptions.TIERS.key(), "pool,remote,disk");
+    SpongeOptions.WRITE_OVERFLOW.set(conf, false);
     return conf;
   }
 
@@ -93,7 +95,7 @@ class RemoteUnavailableTest {
   @Test
   void withoutRemoteInTheTiersNothingIsSaid() throws Exception {
     Configuration conf = conf();
-    conf.set("sponge.tiers", "pool,disk");
+    conf.set(SpongeOptions.TIERS.key(), "pool,disk");
     try (SpongeTask task = SpongeTask.open(conf, "attempt_1_0001_r_000001_0")) {
       spill(task, 3);
       assertThat(task.stats().asCounters()).containsEntry("REMOTE_UNAVAILABLE", 0L);
@@ -116,11 +118,11 @@ class RemoteUnavailableTest {
       dead = socket.getLocalPort();
     }
     Configuration conf = conf();
-    conf.set("sponge.node.id", "node-a");
+    SpongeOptions.NODE_ID.set(conf, "node-a");
     conf.set("net.topology.script.file.name", script.toString());
-    conf.set("sponge.tracker.addresses", "127.0.0.1:" + dead);
-    conf.set("sponge.tracker.refresh", "10ms");
-    conf.set("sponge.remote.connect.timeout", "200ms");
+    conf.set(ClusterOptions.TRACKER_ADDRESSES.key(), "127.0.0.1:" + dead);
+    ClusterOptions.TRACKER_REFRESH.set(conf, Duration.ofMillis(10));
+    SpongeOptions.REMOTE_CONNECT_TIMEOUT.set(conf, Duration.ofMillis(200));
     Map<String, Long> counters;
     try (SpongeTask task = SpongeTask.open(conf, "attempt_1_0001_r_000002_0")) {
       for (int i = 0; i < 5; i++) {

@@ -48,10 +48,10 @@ class SpongeFileRoundTripTest {
     Configuration conf =
         SpongeTestConf.of(
             poolDir, diskDir, mixed ? 2L * CHUNK : Math.max(size, CHUNK) + CHUNK, CHUNK);
-    conf.set("sponge.tiers", tiers);
-    conf.set("sponge.dfs.dir", dfsDir.toUri().toString());
+    conf.set(SpongeOptions.TIERS.key(), tiers);
+    SpongeOptions.DFS_DIR.set(conf, dfsDir.toUri().toString());
     if (mixed) {
-      conf.set("sponge.disk.limit", Long.toString(CHUNK));
+      SpongeOptions.DISK_LIMIT.set(conf, (long) CHUNK);
     }
     return conf;
   }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
 
@@ -113,7 +114,8 @@ class SpongeFileStateTest {
     assertThat(open.state()).isEqualTo(SpongeFileState.DELETED);
     try (org.spongefiles.core.pool.SharedPool pool =
         org.spongefiles.core.pool.SharedPool.open(
-            SpongeSettings.poolSpec(SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10)))) {
+            SpongeSettings.poolSpec(
+                ConfigValues.reading(SpongeTestConf.of(poolDir, diskDir, 1 << 20, 64 << 10))))) {
       assertThat(pool.freeChunks()).isEqualTo(16);
       assertThat(pool.owners()).isEmpty();
     }

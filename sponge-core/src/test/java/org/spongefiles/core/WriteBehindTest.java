@@ -37,9 +37,9 @@ class WriteBehindTest {
 
   private Configuration conf(boolean prefetch) {
     Configuration conf = SpongeTestConf.of(poolDir, diskDir, 4L * CHUNK, CHUNK);
-    conf.set("sponge.tiers", "disk");
-    conf.setInt("sponge.write.buffers", 2);
-    conf.setBoolean("sponge.read.prefetch", prefetch);
+    conf.set(SpongeOptions.TIERS.key(), "disk");
+    SpongeOptions.WRITE_BUFFERS.set(conf, 2);
+    SpongeOptions.READ_PREFETCH.set(conf, prefetch);
     return conf;
   }
 
@@ -81,9 +81,9 @@ class WriteBehindTest {
   @Test
   void aFilesDiskChunksAreAppendedInFileOrderWhateverTheThreads() throws Exception {
     Configuration conf = conf(true);
-    conf.setInt("sponge.io.threads", 4);
-    conf.setInt("sponge.write.buffers", 8);
-    conf.set("sponge.disk.limit", Long.toString(64L * CHUNK));
+    SpongeOptions.IO_THREADS.set(conf, 4);
+    SpongeOptions.WRITE_BUFFERS.set(conf, 8);
+    SpongeOptions.DISK_LIMIT.set(conf, 64L * CHUNK);
     try (SpongeTask task = SpongeTask.open(conf, "attempt_wb_3")) {
       SpongeFile file = task.create("in-order");
       byte[] written;

@@ -38,6 +38,7 @@ public final class DaemonAdmin {
     }
     try {
       Configuration conf = DaemonArguments.parse(Arrays.asList(args).subList(1, args.length));
+      ConfigValues values = ConfigValues.reading(conf);
       ClientIdentity admin =
           new ClientIdentity(
               "",
@@ -49,8 +50,8 @@ public final class DaemonAdmin {
           RemoteConnection.open(
               ServerAddress.parse(args[0]),
               admin,
-              SpongeSettings.clusterSecret(conf),
-              TlsContext.forClient(ConfigValues.reading(conf)),
+              SpongeSettings.clusterSecret(values),
+              TlsContext.forClient(values),
               Duration.ofSeconds(5),
               Duration.ofSeconds(10),
               new byte[0])) {

@@ -1,6 +1,5 @@
 package org.spongefiles.daemon;
 
-import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.SpongeOptions;
@@ -19,20 +18,12 @@ public final class DaemonAuth {
   private DaemonAuth() {}
 
   /**
-   * The cluster secret of {@code conf}, or null when there is none and {@code sponge.auth.none} is
-   * true.
+   * The cluster secret of the parsed values (sponge-core's and {@link DaemonOptions}), or null when
+   * there is none and {@code sponge.auth.none} is true.
    *
    * @throws ConfigException naming {@code sponge.auth.secret.file} and {@code sponge.auth.none}
    *     when there is no secret and no explicit consent to run without one, or naming the secret
    *     file when it cannot be used
-   */
-  public static ClusterSecret secret(Configuration conf, String daemon) {
-    return secret(ConfigValues.reading(conf), daemon);
-  }
-
-  /**
-   * {@link #secret(Configuration, String)} from parsed values (sponge-core's and {@link
-   * DaemonOptions}).
    */
   public static ClusterSecret secret(ConfigValues conf, String daemon) {
     ClusterSecret secret = SpongeSettings.clusterSecret(conf);

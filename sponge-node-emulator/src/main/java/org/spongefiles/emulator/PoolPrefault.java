@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.testkit.ChildProcesses;
 
@@ -64,7 +65,7 @@ public final class PoolPrefault {
       int eq = arg.indexOf('=');
       conf.set(arg.substring(0, eq), arg.substring(eq + 1));
     }
-    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(ConfigValues.reading(conf)))) {
       System.out.println("TOUCHED " + pool.touchAll());
     }
   }

@@ -68,7 +68,7 @@ class AllocateAheadTest {
   @Test
   void aRefusedAllocateAheadGivesNoChunksAndTheWriteStillLands() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 16);
-    conf.set("sponge.server.quota.per.task", Long.toString(CHUNK));
+    ServerOptions.QUOTA_PER_TASK.set(conf, (long) CHUNK);
     SpongeServer server = fixture.start(conf);
     byte[] data = RandomBytes.array(3, CHUNK);
     try (RemoteConnection connection = open(server)) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -39,7 +40,7 @@ class AuthenticationTest {
     secretFile = fixture.tempFile("sponge-secret", ".txt");
     Files.write(secretFile, (SECRET + "\n").getBytes(StandardCharsets.UTF_8));
     Configuration conf = fixture.serverConf("node-a", 32);
-    conf.set("sponge.auth.secret.file", secretFile.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secretFile.toString());
     server = fixture.start(conf);
   }
 
@@ -59,7 +60,7 @@ class AuthenticationTest {
   @Test
   void theRightSecretWorksBothWays() throws Exception {
     Configuration conf = fixture.clientConf("node-x", 0, server);
-    conf.set("sponge.auth.secret.file", secretFile.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secretFile.toString());
     try (SpongeTask task = SpongeTask.open(conf, "attempt_auth_ok")) {
       SpongeFile file = task.create("authenticated");
       byte[] data = RandomBytes.array(1, 3 * ServerFixture.CHUNK);
@@ -135,7 +136,7 @@ class AuthenticationTest {
   void aSecretThatIsTooShortIsAConfigurationError() throws Exception {
     Files.write(secretFile, "short".getBytes(StandardCharsets.UTF_8));
     Configuration conf = fixture.clientConf("node-x", 0, server);
-    conf.set("sponge.auth.secret.file", secretFile.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secretFile.toString());
     assertThatThrownBy(() -> SpongeTask.open(conf, "attempt_short"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("for configuration sponge.auth.secret.file")

@@ -9,6 +9,7 @@ import java.net.Socket;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.spongefiles.core.SpongeOptions;
 
 /**
  * Every listener of a server honours sponge.server.bind.host, the metrics endpoint included: bound
@@ -21,9 +22,10 @@ class BindHostTest {
   @Test
   void theWirePortAndTheMetricsPortListenOnTheBindHostOnly() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.set("sponge.server.bind.host", "127.0.0.2");
-    conf.set("sponge.server.address", "127.0.0.2:" + conf.get("sponge.server.port"));
-    conf.setInt("sponge.server.metrics.port", 0);
+    ServerOptions.BIND_HOST.set(conf, "127.0.0.2");
+    SpongeOptions.SERVER_ADDRESS.set(
+        conf, "127.0.0.2:" + conf.get(SpongeOptions.SERVER_PORT.key()));
+    ServerOptions.METRICS_PORT.set(conf, 0);
     SpongeServer server = fixture.start(conf);
 
     assertThat(server.address().getAddress().getHostAddress()).isEqualTo("127.0.0.2");

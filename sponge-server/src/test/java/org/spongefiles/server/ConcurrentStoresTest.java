@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
@@ -46,9 +47,9 @@ class ConcurrentStoresTest {
     try (ServerProcess server = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
       int port = Integer.parseInt(server.endpoint.substring(server.endpoint.lastIndexOf(':') + 1));
       Configuration conf = fixture.clientConf("node-x", 0);
-      conf.set("sponge.remote.servers", server.endpoint);
-      conf.setInt("sponge.write.buffers", 4);
-      conf.setInt("sponge.io.threads", 2);
+      conf.set(SpongeOptions.REMOTE_SERVERS.key(), server.endpoint);
+      SpongeOptions.WRITE_BUFFERS.set(conf, 4);
+      SpongeOptions.IO_THREADS.set(conf, 2);
       try (SpongeTask task = SpongeTask.open(conf, "attempt_concurrent_1")) {
         // Opens the task's session with the server and leaves one idle connection.
         SpongeFile warm = task.create("warm");

@@ -3,11 +3,13 @@ package org.spongefiles.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
@@ -23,10 +25,10 @@ class FreeAfterRefusalTest {
   @Test
   void aDeleteRightAfterARefusalFreesTheRemoteChunksAtOnce() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 16);
-    conf.set("sponge.server.quota.per.task", Long.toString(3L * CHUNK));
+    ServerOptions.QUOTA_PER_TASK.set(conf, 3L * CHUNK);
     SpongeServer server = fixture.start(conf);
     Configuration client = fixture.clientConf("node-x", 0, server);
-    client.set("sponge.remote.refusal.backoff", "30m");
+    SpongeOptions.REMOTE_REFUSAL_BACKOFF.set(client, Duration.ofMinutes(30));
     try (SpongeTask task = SpongeTask.open(client, "attempt_far_1")) {
       SpongeFile file = task.create("refused");
       try (OutputStream out = file.output()) {

@@ -51,8 +51,8 @@ class FuzzTest {
   @Test
   void randomAndMutatedFramesLeakNothingAndBreakNothing() throws Exception {
     Configuration conf = fixture.serverConf("node-fuzz", 64);
-    conf.set("sponge.server.reclaim.interval", "500ms");
-    conf.set("sponge.server.reclaim.grace", "1s");
+    ServerOptions.RECLAIM_INTERVAL.set(conf, Duration.ofMillis(500));
+    ServerOptions.RECLAIM_GRACE.set(conf, Duration.ofSeconds(1));
     try (ServerProcess server =
         ServerProcess.start(conf, stderr, List.of("-Xmx256m"), LeakCheckedServer.class)) {
       ServerAddress address = ServerAddress.parse(server.endpoint);

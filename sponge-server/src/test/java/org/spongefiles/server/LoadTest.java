@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
@@ -41,9 +42,9 @@ class LoadTest {
 
   private Configuration serverConf(String node) {
     Configuration conf = fixture.serverConf(node, 1);
-    conf.set("sponge.chunk.size", Integer.toString(CHUNK));
-    conf.set("sponge.pool.size", Long.toString(WRITERS * PER_WRITER / 2 + 16L * CHUNK));
-    conf.setInt("sponge.server.metrics.port", SpongeTestConf.freePort());
+    SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
+    SpongeOptions.POOL_SIZE.set(conf, WRITERS * PER_WRITER / 2 + 16L * CHUNK);
+    ServerOptions.METRICS_PORT.set(conf, SpongeTestConf.freePort());
     return conf;
   }
 
@@ -62,10 +63,10 @@ class LoadTest {
             writers.submit(
                 () -> {
                   Configuration conf = fixture.clientConf("node-w" + writer, 0);
-                  conf.set("sponge.chunk.size", Integer.toString(CHUNK));
-                  conf.set("sponge.tiers", "remote");
+                  SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
+                  conf.set(SpongeOptions.TIERS.key(), "remote");
                   conf.set(
-                      "sponge.remote.servers",
+                      SpongeOptions.REMOTE_SERVERS.key(),
                       writer % 2 == 0
                           ? a.endpoint + "," + b.endpoint
                           : b.endpoint + "," + a.endpoint);
@@ -87,7 +88,7 @@ class LoadTest {
       }
       writers.shutdown();
       for (Configuration conf : List.of(confA, confB)) {
-        String metrics = Scrape.get(conf.getInt("sponge.server.metrics.port", 0), "/metrics");
+        String metrics = Scrape.get(conf.getInt(ServerOptions.METRICS_PORT.key(), 0), "/metrics");
         double heap = Scrape.value(metrics, "jvm_memory_used_bytes{area=\"heap\"}");
         double direct = Scrape.value(metrics, "jvm_buffer_pool_used_bytes{pool=\"direct\"}");
         assertThat(heap).isLessThan(128.0 * (1 << 20));

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.SpongeTestConf;
@@ -55,9 +56,9 @@ class OrphanReclaimTest {
     SpongeServer lender = fixture.start("node-a", 64);
     SpongeServer clientsNode = fixture.start("node-b", 8);
     Configuration conf = fixture.clientConf("node-b", 0, lender);
-    conf.set("sponge.server.address", clientsNode.endpoint());
+    SpongeOptions.SERVER_ADDRESS.set(conf, clientsNode.endpoint());
     // Tasks take their leases beside their node's pool, where its server checks them.
-    conf.set("sponge.pool.dir", clientsNode.pool().metadataFile().getParent().toString());
+    SpongeOptions.POOL_DIR.set(conf, clientsNode.pool().metadataFile().getParent().toString());
     try (SpongeTask live = SpongeTask.open(conf, "attempt_live")) {
       org.spongefiles.core.SpongeFile kept = live.create("kept");
       try (java.io.OutputStream out = kept.output()) {
@@ -79,8 +80,8 @@ class OrphanReclaimTest {
   void aKilledTaskOfTheServersOwnNodeIsReclaimedByItsLease() throws Exception {
     SpongeServer server = fixture.start("node-a", 32);
     Configuration conf = fixture.clientConf("node-a", 0, server);
-    conf.set("sponge.server.address", server.endpoint());
-    conf.set("sponge.pool.dir", server.pool().metadataFile().getParent().toString());
+    SpongeOptions.SERVER_ADDRESS.set(conf, server.endpoint());
+    SpongeOptions.POOL_DIR.set(conf, server.pool().metadataFile().getParent().toString());
     ChildJvm child = startClient("attempt_local_doomed", 12, conf);
     assertThat(server.pool().owners()).allMatch(e -> e.owner().isLocal());
     child.kill();
@@ -90,10 +91,11 @@ class OrphanReclaimTest {
   @Test
   void ownersOfAnUnreachableNodeAreReclaimedOnlyAfterTheGracePeriod() throws Exception {
     Configuration serverConf = fixture.serverConf("node-a", 32);
-    serverConf.set("sponge.server.reclaim.grace", "3s");
+    ServerOptions.RECLAIM_GRACE.set(serverConf, Duration.ofSeconds(3));
     SpongeServer server = fixture.start(serverConf);
     Configuration conf = fixture.clientConf("node-c", 0, server);
-    conf.set("sponge.server.address", "127.0.0.1:" + SpongeTestConf.freePort()); // nobody there
+    SpongeOptions.SERVER_ADDRESS.set(
+        conf, "127.0.0.1:" + SpongeTestConf.freePort()); // nobody there
     try (ChildJvm child = startClient("attempt_unreachable", 6, conf)) {
       Thread.sleep(1500);
       assertThat(server.pool().freeChunks()).as("within the grace period").isLessThanOrEqualTo(26);

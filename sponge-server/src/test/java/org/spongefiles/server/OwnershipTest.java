@@ -107,8 +107,8 @@ class OwnershipTest {
   @Test
   void aFreshAttemptIdDoesNotGetAFreshQuotaBeyondTheNodes() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 32);
-    conf.set("sponge.server.quota.per.task", Long.toString(3L * CHUNK));
-    conf.set("sponge.server.quota.per.node", Long.toString(4L * CHUNK));
+    ServerOptions.QUOTA_PER_TASK.set(conf, 3L * CHUNK);
+    ServerOptions.QUOTA_PER_NODE.set(conf, 4L * CHUNK);
     SpongeServer server = fixture.start(conf);
     try (RemoteConnection first = open(server, VICTIM, new byte[0])) {
       assertThat(first.allocate(8)).hasSize(3);

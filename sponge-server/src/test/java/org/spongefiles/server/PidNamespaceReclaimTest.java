@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.pool.OwnerEntry;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.PidNamespace;
@@ -48,12 +49,12 @@ class PidNamespaceReclaimTest {
     SpongeServer lender = fixture.start("node-a", 64);
     SpongeServer own = fixture.start("node-b", POOL_CHUNKS);
     Configuration conf = fixture.clientConf("node-b", POOL_CHUNKS, lender);
-    conf.unset("sponge.tiers"); // the default list: pool, remote, disk, dfs
-    conf.set("sponge.server.address", own.endpoint());
+    conf.unset(SpongeOptions.TIERS.key()); // the default list: pool, remote, disk, dfs
+    SpongeOptions.SERVER_ADDRESS.set(conf, own.endpoint());
     // The node's pool itself, as a task running as the server's user uses it.
-    conf.set("sponge.pool.dir", own.pool().metadataFile().getParent().toString());
-    conf.set("sponge.pool.name", "pool");
-    conf.set("sponge.pool.create", "false");
+    SpongeOptions.POOL_DIR.set(conf, own.pool().metadataFile().getParent().toString());
+    SpongeOptions.POOL_NAME.set(conf, "pool");
+    SpongeOptions.POOL_CREATE.set(conf, false);
     List<String> args = new ArrayList<>(List.of("attempt_pidns", Integer.toString(CHUNKS)));
     for (Map.Entry<String, String> entry : conf) {
       args.add("-D" + entry.getKey() + "=" + entry.getValue());

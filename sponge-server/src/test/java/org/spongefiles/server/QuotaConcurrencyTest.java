@@ -2,6 +2,7 @@ package org.spongefiles.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,10 +50,11 @@ class QuotaConcurrencyTest {
   void setUp() throws Exception {
     threads = Executors.newCachedThreadPool();
     Configuration conf = fixture.serverConf("node-a", POOL);
-    conf.set("sponge.server.quota.per.task", Long.toString((long) TASK_QUOTA * CHUNK));
-    conf.set("sponge.server.quota.per.node", Long.toString((long) NODE_QUOTA * CHUNK));
-    conf.setInt("sponge.server.threads", 4);
-    conf.set("sponge.server.reclaim.interval", "100ms"); // recounts race the allocations
+    ServerOptions.QUOTA_PER_TASK.set(conf, (long) TASK_QUOTA * CHUNK);
+    ServerOptions.QUOTA_PER_NODE.set(conf, (long) NODE_QUOTA * CHUNK);
+    ServerOptions.THREADS.set(conf, 4);
+    ServerOptions.RECLAIM_INTERVAL.set(
+        conf, Duration.ofMillis(100)); // recounts race the allocations
     server = fixture.start(conf);
   }
 

@@ -20,7 +20,7 @@ class QuotaTest {
   @Test
   void overQuotaChunksMoveToTheNextServerAndOtherTasksKeepTheirShare() throws Exception {
     Configuration quoted = fixture.serverConf("node-a", 64);
-    quoted.set("sponge.server.quota.per.task", Long.toString(5L * CHUNK));
+    ServerOptions.QUOTA_PER_TASK.set(quoted, 5L * CHUNK);
     SpongeServer a = fixture.start(quoted);
     SpongeServer b = fixture.start("node-b", 64);
     try (SpongeTask first = SpongeTask.open(fixture.clientConf("node-x", 0, a, b), "attempt_q_1");

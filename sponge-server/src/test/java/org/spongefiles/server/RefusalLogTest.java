@@ -18,7 +18,7 @@ class RefusalLogTest {
   @Test
   void countersArePresentAtZeroFromTheStart() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.setInt("sponge.server.metrics.port", 0);
+    ServerOptions.METRICS_PORT.set(conf, 0);
     SpongeServer server = fixture.start(conf);
     String metrics = Scrape.get(server.metricsPort(), "/metrics");
     for (ErrorCode code : ErrorCode.values()) {
@@ -44,8 +44,8 @@ class RefusalLogTest {
   @Test
   void manyBadFramesBeforeHelloMakeOneSummaryLineAndNoRequests() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.setInt("sponge.server.metrics.port", 0);
-    conf.set("sponge.server.refusal.log.interval", "1d");
+    ServerOptions.METRICS_PORT.set(conf, 0);
+    conf.set(ServerOptions.REFUSAL_LOG_INTERVAL.key(), "1d");
     SpongeServer server = fixture.start(conf);
     for (int i = 0; i < 300; i++) {
       try (RawClient stranger = new RawClient(server.address())) {

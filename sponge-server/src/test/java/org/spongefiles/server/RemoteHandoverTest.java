@@ -34,7 +34,7 @@ class RemoteHandoverTest {
   @BeforeEach
   void setUp() throws Exception {
     conf = fixture.serverConf("node-a", CHUNKS);
-    conf.set("sponge.server.quota.per.task", Long.toString(2L * CHUNK));
+    ServerOptions.QUOTA_PER_TASK.set(conf, 2L * CHUNK);
     server = fixture.start(conf);
   }
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.remote.RemoteTier;
 import org.spongefiles.core.remote.ServerAddress;
@@ -139,8 +140,8 @@ class RemoteTierTest {
     assertThat(a.pool().freeChunks()).isZero();
 
     Configuration conf = fixture.clientConf("node-x", 0, a, b); // a is listed first
-    conf.setInt("sponge.remote.allocate.batch", 1);
-    conf.set("sponge.remote.refusal.backoff", "0ms");
+    SpongeOptions.REMOTE_ALLOCATE_BATCH.set(conf, 1);
+    SpongeOptions.REMOTE_REFUSAL_BACKOFF.set(conf, Duration.ofMillis(0));
     try (SpongeTask task = SpongeTask.open(conf, "attempt_r_3")) {
       SpongeFile first = task.create("first");
       writeFile(first, 3, 4L * CHUNK);
@@ -170,7 +171,8 @@ class RemoteTierTest {
     SpongeServer alive = fixture.start("node-b", 20);
     Configuration conf = fixture.clientConf("node-x", 0, alive);
     conf.set(
-        "sponge.remote.servers", "127.0.0.1:" + SpongeTestConf.freePort() + "," + alive.endpoint());
+        SpongeOptions.REMOTE_SERVERS.key(),
+        "127.0.0.1:" + SpongeTestConf.freePort() + "," + alive.endpoint());
     try (SpongeTask task = SpongeTask.open(conf, "attempt_r_4")) {
       SpongeFile file = task.create("skip-dead");
       byte[] digest = writeFile(file, 5, 5L * CHUNK);
@@ -184,7 +186,7 @@ class RemoteTierTest {
   void encryptedChunksLeaveOnlyCiphertextInTheServersMemory() throws Exception {
     SpongeServer server = fixture.start("node-a", 16);
     Configuration conf = fixture.clientConf("node-x", 0, server);
-    conf.setBoolean("sponge.remote.encrypt", true);
+    SpongeOptions.REMOTE_ENCRYPT.set(conf, true);
     byte[] plain = new byte[3 * CHUNK];
     java.util.Arrays.fill(plain, (byte) 'P');
     try (SpongeTask task = SpongeTask.open(conf, "attempt_r_5")) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
@@ -39,8 +40,8 @@ class ServerDeathTest {
     try (ServerProcess doomed = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
       SpongeServer survivor = fixture.start("node-b", 64);
       Configuration conf = fixture.clientConf("node-x", 0);
-      conf.set("sponge.remote.servers", doomed.endpoint + "," + survivor.endpoint());
-      conf.setInt("sponge.remote.allocate.batch", 1);
+      conf.set(SpongeOptions.REMOTE_SERVERS.key(), doomed.endpoint + "," + survivor.endpoint());
+      SpongeOptions.REMOTE_ALLOCATE_BATCH.set(conf, 1);
       try (SpongeTask task = SpongeTask.open(conf, "attempt_death_1")) {
         // Before: a file wholly on the doomed server.
         SpongeFile before = task.create("before");
@@ -91,7 +92,7 @@ class ServerDeathTest {
     try (ServerProcess doomed = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
       SpongeServer survivor = fixture.start("node-b", 4);
       Configuration conf = fixture.clientConf("node-x", 0);
-      conf.set("sponge.remote.servers", survivor.endpoint() + "," + doomed.endpoint);
+      conf.set(SpongeOptions.REMOTE_SERVERS.key(), survivor.endpoint() + "," + doomed.endpoint);
       try (SpongeTask task = SpongeTask.open(conf, "attempt_death_2")) {
         SpongeFile file = task.create("split");
         byte[] data = RandomBytes.array(3, 12 * CHUNK);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
@@ -30,10 +31,10 @@ final class ServerFixture implements AutoCloseable, AfterEachCallback {
     Configuration conf =
         SpongeTestConf.loopbackServer(
             new Configuration(false), node, resources.shmDir("srv-" + node), (long) chunks * CHUNK);
-    conf.set("sponge.pool.name", "pool");
-    conf.set("sponge.pool.permissions", "rw-------");
-    conf.set("sponge.chunk.size", Integer.toString(CHUNK));
-    conf.set("sponge.server.shutdown.timeout", "2s");
+    SpongeOptions.POOL_NAME.set(conf, "pool");
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
+    SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
+    ServerOptions.SHUTDOWN_TIMEOUT.set(conf, Duration.ofSeconds(2));
     return conf;
   }
 
@@ -53,29 +54,29 @@ final class ServerFixture implements AutoCloseable, AfterEachCallback {
     Path poolDir = resources.shmDir("cli-" + node);
     Path diskDir = resources.shmDir("cli-disk-" + node);
     Configuration conf = new Configuration(false);
-    conf.set("sponge.node.id", node);
-    conf.set("sponge.server.address", "");
-    conf.set("sponge.pool.dir", poolDir.toString());
-    conf.set("sponge.pool.permissions", "rw-------");
-    conf.set("sponge.pool.size", Long.toString(Math.max(1, poolChunks) * (long) CHUNK));
-    conf.set("sponge.chunk.size", Integer.toString(CHUNK));
-    conf.set("sponge.checksum.block.size", "16k");
-    conf.set("sponge.tiers", poolChunks == 0 ? "remote,disk" : "pool,remote,disk");
-    conf.set("sponge.disk.dirs", diskDir.toString());
-    conf.set("sponge.disk.reserve", "0");
+    SpongeOptions.NODE_ID.set(conf, node);
+    SpongeOptions.SERVER_ADDRESS.set(conf, "");
+    SpongeOptions.POOL_DIR.set(conf, poolDir.toString());
+    SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
+    SpongeOptions.POOL_SIZE.set(conf, Math.max(1, poolChunks) * (long) CHUNK);
+    SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
+    conf.set(SpongeOptions.CHECKSUM_BLOCK_SIZE.key(), "16k");
+    conf.set(SpongeOptions.TIERS.key(), poolChunks == 0 ? "remote,disk" : "pool,remote,disk");
+    conf.set(SpongeOptions.DISK_DIRS.key(), diskDir.toString());
+    SpongeOptions.DISK_RESERVE.set(conf, 0L);
     // These tests assert where chunks land; with overflow a slow server would send some to the
     // disk depending on timing. WriteOverflowTest covers overflow.
-    conf.setBoolean("sponge.write.overflow", false);
+    SpongeOptions.WRITE_OVERFLOW.set(conf, false);
     // One I/O thread stores a file's chunks in file order, so which chunk lands where is known;
     // with more, neighbouring chunks race for a tier's last places. ConcurrentStoresTest uses two.
-    conf.setInt("sponge.io.threads", 1);
+    SpongeOptions.IO_THREADS.set(conf, 1);
     StringBuilder servers = new StringBuilder();
     for (SpongeServer server : remote) {
       servers.append(servers.length() == 0 ? "" : ",").append(server.endpoint());
     }
-    conf.set("sponge.remote.servers", servers.toString());
-    conf.set("sponge.remote.connect.timeout", "2s");
-    conf.set("sponge.remote.io.timeout", "10s");
+    conf.set(SpongeOptions.REMOTE_SERVERS.key(), servers.toString());
+    SpongeOptions.REMOTE_CONNECT_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    SpongeOptions.REMOTE_IO_TIMEOUT.set(conf, Duration.ofSeconds(10));
     return conf;
   }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.RemoteConnection;
@@ -35,7 +36,7 @@ class ServerLifecycleTest {
   @Test
   void metricsAndHealthAreServedOverHttp() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 16);
-    conf.setInt("sponge.server.metrics.port", 0);
+    ServerOptions.METRICS_PORT.set(conf, 0);
     SpongeServer server = fixture.start(conf);
     try (RemoteConnection client = connect(server)) {
       ChunkHandle chunk = client.allocate(1).get(0);
@@ -55,22 +56,22 @@ class ServerLifecycleTest {
   void startTouchesTheWholePoolUnlessToldNot() throws Exception {
     Configuration touched = fixture.serverConf("node-a", 256);
     Configuration sparse = fixture.serverConf("node-b", 256);
-    sparse.setBoolean("sponge.server.pool.touch", false);
+    ServerOptions.POOL_TOUCH.set(sparse, false);
 
     fixture.start(touched);
     fixture.start(sparse);
 
     long size = 256L * ServerFixture.CHUNK;
-    assertThat(TestDirs.allocatedBytes(Path.of(touched.get("sponge.pool.dir"))))
+    assertThat(TestDirs.allocatedBytes(Path.of(touched.get(SpongeOptions.POOL_DIR.key()))))
         .isGreaterThanOrEqualTo(size);
-    assertThat(TestDirs.allocatedBytes(Path.of(sparse.get("sponge.pool.dir"))))
+    assertThat(TestDirs.allocatedBytes(Path.of(sparse.get(SpongeOptions.POOL_DIR.key()))))
         .isLessThan(size / 2);
   }
 
   @Test
   void badConfigurationIsRefusedAtStartWithTheKey() {
     Configuration conf = fixture.serverConf("node-a", 16);
-    conf.set("sponge.server.reclaim.interval", "often");
+    conf.set(ServerOptions.RECLAIM_INTERVAL.key(), "often");
     assertThatThrownBy(() -> SpongeServer.start(conf))
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith(
@@ -81,7 +82,7 @@ class ServerLifecycleTest {
   void aPortInUseIsNamedWithItsKeys() throws Exception {
     SpongeServer first = fixture.start("node-a", 8);
     Configuration conf = fixture.serverConf("node-b", 8);
-    conf.setInt("sponge.server.port", first.address().getPort());
+    SpongeOptions.SERVER_PORT.set(conf, first.address().getPort());
     assertThatThrownBy(() -> SpongeServer.start(conf))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("sponge.server.port")
@@ -113,8 +114,8 @@ class ServerLifecycleTest {
               + "<property><name>sponge.pool.size</name><value>2m</value></property></configuration>");
       Configuration conf =
           DaemonArguments.parse(List.of("--conf", site.toString(), "-Dsponge.pool.size=4m"));
-      assertThat(conf.get("sponge.server.threads")).isEqualTo("3");
-      assertThat(conf.get("sponge.pool.size")).isEqualTo("4m");
+      assertThat(conf.get(ServerOptions.THREADS.key())).isEqualTo("3");
+      assertThat(conf.get(SpongeOptions.POOL_SIZE.key())).isEqualTo("4m");
       assertThatThrownBy(() -> DaemonArguments.parse(List.of("--conf", "/nonexistent/site.xml")))
           .hasMessageContaining("cannot be read");
       assertThatThrownBy(() -> DaemonArguments.parse(List.of("--port")))

@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.RackResolver;
 import org.spongefiles.core.config.ConfigCheck;
@@ -31,14 +32,14 @@ class ServerSettingsTest {
   @Test
   void everyKeyIsReadOnceAndTyped() {
     Configuration base = fixture.serverConf("node-a", 4);
-    base.set("sponge.server.quota.per.task", "2m");
-    base.set("sponge.server.idle.timeout", "3m");
+    base.set(ServerOptions.QUOTA_PER_TASK.key(), "2m");
+    ServerOptions.IDLE_TIMEOUT.set(base, Duration.ofMinutes(3));
     CountingConfiguration conf = new CountingConfiguration(base);
 
     ServerSettings settings = ServerSettings.of(conf);
 
     assertThat(conf.readMoreThanOnce()).isEmpty();
-    assertThat(conf.reads("sponge.chunk.size")).isEqualTo(1);
+    assertThat(conf.reads(SpongeOptions.CHUNK_SIZE.key())).isEqualTo(1);
     assertThat(settings.quotaPerTask).isEqualTo(2L << 20);
     assertThat(settings.idleTimeoutMillis).isEqualTo(Duration.ofMinutes(3).toMillis());
     assertThat(settings.reclaimIntervalMillis).isEqualTo(500);
@@ -54,8 +55,8 @@ class ServerSettingsTest {
   @Test
   void aChunkSizeThatIsNotWholeChecksumBlocksNamesBothKeys() {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.set("sponge.chunk.size", "100k");
-    conf.set("sponge.checksum.block.size", "64k");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "100k");
+    conf.set(SpongeOptions.CHECKSUM_BLOCK_SIZE.key(), "64k");
 
     assertThatThrownBy(() -> ServerSettings.of(conf))
         .isInstanceOf(ConfigException.class)
@@ -70,7 +71,7 @@ class ServerSettingsTest {
     Files.writeString(script, "#!/bin/sh\nfor h; do echo /rack-of-$h; done\n");
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.unset("sponge.rack");
+    conf.unset(ClusterOptions.RACK.key());
     conf.set("net.topology.script.file.name", script.toString());
     Configuration task = new Configuration(false);
     task.set("net.topology.script.file.name", script.toString());
@@ -89,7 +90,7 @@ class ServerSettingsTest {
   @Test
   void aServerWithoutRackOrTopologyIsInTheDefaultRackAndKnowsWhy() {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.unset("sponge.rack");
+    conf.unset(ClusterOptions.RACK.key());
 
     ServerSettings settings = ServerSettings.of(conf);
 

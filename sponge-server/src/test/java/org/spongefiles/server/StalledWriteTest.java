@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.channel.Channel;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
@@ -150,7 +151,7 @@ class StalledWriteTest {
   @Test
   void shutdownClosesAConnectionWhoseWriteStalledAtOnce() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.set("sponge.server.shutdown.timeout", "2m");
+    ServerOptions.SHUTDOWN_TIMEOUT.set(conf, Duration.ofMinutes(2));
     SpongeServer server = fixture.start(conf);
     try (RawClient client = new RawClient(server.address())) {
       stallAWrite(client);

@@ -13,6 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.spongefiles.core.SpongeOptions;
+import org.spongefiles.daemon.DaemonOptions;
 import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.TestDirs;
@@ -43,7 +45,7 @@ class StartupErrorsTest {
     Configuration conf = fixture.serverConf("node-a", 4);
     Path stderr = fixture.tempFile("startup", ".err");
     try (ServerSocket taken = new ServerSocket(0)) {
-      conf.setInt("sponge.server.port", taken.getLocalPort());
+      SpongeOptions.SERVER_PORT.set(conf, taken.getLocalPort());
       assertThat(refused(args(conf)))
           .contains("sponge.server.port")
           .contains(Integer.toString(taken.getLocalPort()));
@@ -61,7 +63,7 @@ class StartupErrorsTest {
   void aMetricsPortInUseNamesItsKey() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
     try (ServerSocket taken = new ServerSocket(0)) {
-      conf.setInt("sponge.server.metrics.port", taken.getLocalPort());
+      ServerOptions.METRICS_PORT.set(conf, taken.getLocalPort());
       assertThat(refused(args(conf)))
           .contains("sponge.server.metrics.port")
           .contains(Integer.toString(taken.getLocalPort()));
@@ -73,10 +75,10 @@ class StartupErrorsTest {
     Configuration conf = fixture.serverConf("node-a", 4);
     Path base = TestDirs.newShmDir("startup");
     dirs.add(base);
-    conf.set("sponge.pool.dir", base.resolve("missing").toString());
+    SpongeOptions.POOL_DIR.set(conf, base.resolve("missing").toString());
     assertThat(refused(args(conf))).contains("sponge.pool.dir").contains("does not exist");
     Path file = Files.createFile(base.resolve("a-file"));
-    conf.set("sponge.pool.dir", file.toString());
+    SpongeOptions.POOL_DIR.set(conf, file.toString());
     assertThat(refused(args(conf))).contains("sponge.pool.dir").contains("is not a directory");
   }
 
@@ -95,7 +97,7 @@ class StartupErrorsTest {
       assertThat(Files.isWritable(dir))
           .as("neither mode r-x------ nor chattr +i made %s unwritable for this user", dir)
           .isFalse();
-      conf.set("sponge.pool.dir", dir.toString());
+      SpongeOptions.POOL_DIR.set(conf, dir.toString());
       assertThat(refused(args(conf)))
           .contains("sponge.pool.dir")
           .contains("is not writable by user " + System.getProperty("user.name"));
@@ -110,7 +112,7 @@ class StartupErrorsTest {
   @Test
   void aChunkSizeTasksRefuseIsRefusedAtStart() {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.set("sponge.chunk.size", "100k");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "100k");
     assertThat(refused(args(conf)))
         .contains("sponge.chunk.size")
         .contains("100")
@@ -138,7 +140,7 @@ class StartupErrorsTest {
   @Test
   void withoutASecretTheServerRefusesToStartUnlessAuthenticationIsExplicitlyOff() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.unset("sponge.auth.none");
+    conf.unset(DaemonOptions.AUTH_NONE.key());
     assertThat(refused(args(conf))).isEqualTo("sponge-server: " + NO_SECRET);
     Path stderr = fixture.tempFile("startup", ".err");
     try (ChildJvm child =
@@ -147,19 +149,19 @@ class StartupErrorsTest {
       assertThat(Files.readAllLines(stderr)).containsExactly("sponge-server: " + NO_SECRET);
     }
 
-    conf.set("sponge.auth.none", "false");
+    DaemonOptions.AUTH_NONE.set(conf, false);
     assertThat(refused(args(conf))).isEqualTo("sponge-server: " + NO_SECRET);
-    conf.set("sponge.auth.none", "maybe");
+    conf.set(DaemonOptions.AUTH_NONE.key(), "maybe");
     assertThat(refused(args(conf))).contains("sponge.auth.none").contains("maybe");
 
-    conf.setBoolean("sponge.auth.none", true);
+    DaemonOptions.AUTH_NONE.set(conf, true);
     try (SpongeServer open = SpongeServer.start(conf)) {
       assertThat(open.pool().chunkCount()).isEqualTo(4);
     }
-    conf.unset("sponge.auth.none");
+    conf.unset(DaemonOptions.AUTH_NONE.key());
     Path secret = fixture.tempFile("secret", "");
     Files.writeString(secret, "0123456789abcdef0123");
-    conf.set("sponge.auth.secret.file", secret.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(conf, secret.toString());
     try (SpongeServer authenticated = SpongeServer.start(conf)) {
       assertThat(authenticated.pool().chunkCount()).isEqualTo(4);
     }

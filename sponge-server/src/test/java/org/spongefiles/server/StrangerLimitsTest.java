@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -59,9 +60,9 @@ class StrangerLimitsTest {
   @Test
   void fiveHundredStrangersLeaveALegitimateTaskWorkingAndLittleDirectMemoryHeld() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 1100);
-    conf.setInt("sponge.server.metrics.port", 0);
-    conf.set("sponge.server.handshake.timeout", "2m");
-    conf.setInt("sponge.server.max.connections.per.address", 1000);
+    ServerOptions.METRICS_PORT.set(conf, 0);
+    ServerOptions.HANDSHAKE_TIMEOUT.set(conf, Duration.ofMinutes(2));
+    ServerOptions.MAX_CONNECTIONS_PER_ADDRESS.set(conf, 1000);
     SpongeServer server = fixture.start(conf);
     InetSocketAddress address = server.address();
     List<RawClient> oversized = new ArrayList<>();
@@ -112,8 +113,8 @@ class StrangerLimitsTest {
   @Test
   void silentPeersAreDisconnectedAtTheHandshakeDeadline() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.setInt("sponge.server.metrics.port", 0);
-    conf.set("sponge.server.handshake.timeout", "300ms");
+    ServerOptions.METRICS_PORT.set(conf, 0);
+    ServerOptions.HANDSHAKE_TIMEOUT.set(conf, Duration.ofMillis(300));
     SpongeServer server = fixture.start(conf);
     List<RawClient> quiet = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -133,7 +134,7 @@ class StrangerLimitsTest {
   @Test
   void connectionsOverTheCapsAreClosedAtOnceAndTheirPlacesComeBack() throws Exception {
     Configuration conf = fixture.serverConf("node-a", 4);
-    conf.setInt("sponge.server.max.connections.per.address", 3);
+    ServerOptions.MAX_CONNECTIONS_PER_ADDRESS.set(conf, 3);
     SpongeServer server = fixture.start(conf);
     List<RawClient> admitted = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -148,7 +149,7 @@ class StrangerLimitsTest {
     assertThat(again.receive().opcode).isEqualTo(Opcode.CHALLENGE);
 
     Configuration total = fixture.serverConf("node-b", 4);
-    total.setInt("sponge.server.max.connections", 2);
+    ServerOptions.MAX_CONNECTIONS.set(total, 2);
     SpongeServer small = fixture.start(total);
     for (int i = 0; i < 2; i++) {
       assertThat(silent(small.address()).receive().opcode).isEqualTo(Opcode.CHALLENGE);

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.config.ConfigException;
 import org.spongefiles.core.config.ConfigValues;
@@ -32,6 +33,7 @@ import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.tls.TlsContext;
+import org.spongefiles.core.tls.TlsOptions;
 import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
 import org.spongefiles.testkit.RandomBytes;
@@ -63,8 +65,8 @@ class TlsTest {
 
   private Configuration tlsServerConf(String node) throws Exception {
     Configuration conf = ca.daemon(fixture.serverConf(node, 64), ca.keystore(node));
-    conf.setInt("sponge.server.metrics.port", 0);
-    conf.set("sponge.server.handshake.timeout", "500ms");
+    ServerOptions.METRICS_PORT.set(conf, 0);
+    ServerOptions.HANDSHAKE_TIMEOUT.set(conf, Duration.ofMillis(500));
     return conf;
   }
 
@@ -95,10 +97,10 @@ class TlsTest {
   @Test
   void aTaskSpillsOverTlsWithTheSecretAndReadsBackEveryByte() throws Exception {
     Configuration serverConf = tlsServerConf("node-a");
-    serverConf.set("sponge.auth.secret.file", secretFile.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(serverConf, secretFile.toString());
     SpongeServer server = fixture.start(serverConf);
     Configuration taskConf = ca.client(fixture.clientConf("node-x", 0, server));
-    taskConf.set("sponge.auth.secret.file", secretFile.toString());
+    SpongeOptions.AUTH_SECRET_FILE.set(taskConf, secretFile.toString());
     long size = 20L * CHUNK + 333;
     try (SpongeTask task = SpongeTask.open(taskConf, "attempt_tls_1")) {
       SpongeFile file = task.create("over-tls");
@@ -194,7 +196,7 @@ class TlsTest {
     Path wrongPassword = fixture.tempFile("wrong", ".password");
     Files.writeString(wrongPassword, "not-the-password\n");
 
-    conf.set("sponge.tls.keystore.password.file", wrongPassword.toString());
+    TlsOptions.KEYSTORE_PASSWORD_FILE.set(conf, wrongPassword.toString());
     assertThat(refusedLine(conf))
         .contains("sponge.tls.keystore.password.file")
         .contains(wrongPassword.toString());
@@ -208,21 +210,21 @@ class TlsTest {
     assertThat(lines).filteredOn(line -> line.startsWith("sponge-server:")).hasSize(1);
 
     conf = tlsServerConf("node-a");
-    conf.set("sponge.tls.keystore.file", "/nonexistent/node.p12");
+    TlsOptions.KEYSTORE_FILE.set(conf, "/nonexistent/node.p12");
     assertThat(refusedLine(conf)).contains("sponge.tls.keystore.file").contains("/nonexistent");
 
     conf = tlsServerConf("node-a");
-    conf.unset("sponge.tls.keystore.file");
+    conf.unset(TlsOptions.KEYSTORE_FILE.key());
     assertThat(refusedLine(conf)).contains("sponge.tls.keystore.file").contains("(empty)");
 
     conf = tlsServerConf("node-a");
-    conf.set("sponge.tls.truststore.file", secretFile.toString());
+    TlsOptions.TRUSTSTORE_FILE.set(conf, secretFile.toString());
     assertThat(refusedLine(conf))
         .contains("sponge.tls.truststore.file")
         .contains(secretFile.toString());
 
     Configuration task = ca.client(fixture.clientConf("node-x", 0));
-    task.set("sponge.tls.truststore.password.file", wrongPassword.toString());
+    TlsOptions.TRUSTSTORE_PASSWORD_FILE.set(task, wrongPassword.toString());
     assertThatThrownBy(() -> SpongeTask.open(task, "attempt_tls_bad").close())
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("sponge.tls.truststore.password.file")
@@ -241,7 +243,7 @@ class TlsTest {
     try (RemoteConnection before = open(server, clientTls(ca))) {
       assertThat(before.stats().chunkSize).isEqualTo(CHUNK);
       Path rotated = ca.keystore("node-a"); // a new key pair, moved over the old file
-      assertThat(rotated.toString()).isEqualTo(conf.get("sponge.tls.keystore.file"));
+      assertThat(rotated.toString()).isEqualTo(conf.get(TlsOptions.KEYSTORE_FILE.key()));
       BigInteger second = serverCertificate(server).getSerialNumber();
       assertThat(second).as("the new certificate, without a restart").isNotEqualTo(first);
       assertThat(before.stats().chunkSize).as("an open connection keeps working").isEqualTo(CHUNK);

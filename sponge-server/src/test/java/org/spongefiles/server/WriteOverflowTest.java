@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.ChunkInfo;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.testkit.RandomBytes;
@@ -67,13 +68,13 @@ class WriteOverflowTest {
       throws Exception {
     try (ServerProcess server = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
       Configuration conf = fixture.clientConf("node-x", 0);
-      conf.set("sponge.remote.servers", server.endpoint);
-      conf.setInt("sponge.write.buffers", BUFFERS);
-      conf.setInt("sponge.io.threads", 1);
+      conf.set(SpongeOptions.REMOTE_SERVERS.key(), server.endpoint);
+      SpongeOptions.WRITE_BUFFERS.set(conf, BUFFERS);
+      SpongeOptions.IO_THREADS.set(conf, 1);
       if (overflow == null) {
-        conf.unset("sponge.write.overflow"); // the default
+        conf.unset(SpongeOptions.WRITE_OVERFLOW.key()); // the default
       } else {
-        conf.setBoolean("sponge.write.overflow", overflow);
+        SpongeOptions.WRITE_OVERFLOW.set(conf, overflow);
       }
       byte[] data = RandomBytes.array(7, CHUNKS * CHUNK);
       try (SpongeTask task = SpongeTask.open(conf, attempt)) {

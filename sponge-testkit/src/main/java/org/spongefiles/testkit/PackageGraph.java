@@ -34,7 +34,8 @@ public final class PackageGraph {
 
   /**
    * The graph of the packages under {@code root} in the classes directory or jar holding {@code
-   * anyMainClass}: package to the packages under {@code root} it uses.
+   * anyMainClass}: every package of it to the packages under {@code root} it uses (none for a
+   * package that uses only other modules).
    */
   public static PackageGraph of(Class<?> anyMainClass, String root) {
     String out = jdeps(location(anyMainClass));
@@ -45,8 +46,13 @@ public final class PackageGraph {
                 + "[\\w.]*)\\s+->\\s+("
                 + Pattern.quote(root)
                 + "[\\w.]*)\\s");
+    Pattern source = Pattern.compile("^\\s+(" + Pattern.quote(root) + "[\\w.]*)\\s+->");
     Map<String, Set<String>> edges = new TreeMap<>();
     for (String line : out.split("\n")) {
+      Matcher s = source.matcher(line);
+      if (s.find()) {
+        edges.computeIfAbsent(s.group(1), k -> new TreeSet<>());
+      }
       Matcher m = edge.matcher(line);
       if (m.find() && !m.group(1).equals(m.group(2))) {
         edges.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(2));

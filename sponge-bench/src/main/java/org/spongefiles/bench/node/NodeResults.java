@@ -31,6 +31,9 @@ import org.spongefiles.workloads.BenchReport;
  *   <li>{@code blocked-time}: {@link BlockedTimeBench} (blocked-time.md).
  * </ul>
  *
+ * <p>After a sweep that finished, the table per node class in docs/performance.md is regenerated
+ * from the new results ({@link PerformancePage}).
+ *
  * <p>Without root every part runs what it can (the sweep's nvme rows in a plain directory) and
  * names what it did not run; this command says once, first, why. Every {@code bench.*} and {@code
  * sponge.*} property of this JVM is passed to the parts. Properties: {@code bench.node.benches}
@@ -97,6 +100,11 @@ public final class NodeResults {
           exit.getValue() == 0 ? "done" : "FAILED (exit " + exit.getValue() + ")",
           out.resolve(exit.getKey().label + ".txt"));
       failed |= exit.getValue() != 0;
+    }
+    Path page = PerformancePage.page(out);
+    if (exits.getOrDefault(Part.SWEEP, 1) == 0 && Files.exists(page)) {
+      PerformancePage.update(out, page);
+      BenchReport.info("%s: the table per node class regenerated", page);
     }
     System.exit(failed ? 1 : 0);
   }

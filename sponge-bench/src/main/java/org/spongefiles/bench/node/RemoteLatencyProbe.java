@@ -1,7 +1,6 @@
 package org.spongefiles.bench.node;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -9,10 +8,10 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.bench.OneSpill;
 import org.spongefiles.bench.SocketReads;
 import org.spongefiles.bench.transfer.Timing;
 import org.spongefiles.core.SpongeFile;
-import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.stats.SpongeStats;
 import org.spongefiles.core.tier.TierKind;
@@ -70,15 +69,10 @@ public final class RemoteLatencyProbe {
         SocketReads.readFully(raw, direct);
         direct.flip().get(target);
         long t2 = System.nanoTime();
-        SpongeFile file = task.create("spill");
-        try (OutputStream out = file.output()) {
-          out.write(source);
-        }
+        SpongeFile file = OneSpill.write(task, source);
         long t3 = System.nanoTime();
         Arrays.fill(target, (byte) 0);
-        try (SpongeInputStream in = file.input()) {
-          in.readNBytes(target, 0, MIB);
-        }
+        OneSpill.read(file, target);
         long t4 = System.nanoTime();
         file.delete();
         if (!Arrays.equals(source, target)) {

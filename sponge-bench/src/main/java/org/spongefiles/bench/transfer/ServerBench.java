@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.bench.OneSpill;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
@@ -200,14 +201,9 @@ public final class ServerBench {
         raw.read(direct);
         direct.flip().get(target);
         long t2 = System.nanoTime();
-        SpongeFile file = task.create("spill");
-        try (OutputStream out = file.output()) {
-          out.write(source);
-        }
+        SpongeFile file = OneSpill.write(task, source);
         long t3 = System.nanoTime();
-        try (SpongeInputStream in = file.input()) {
-          in.readNBytes(target, 0, MIB);
-        }
+        OneSpill.read(file, target);
         long t4 = System.nanoTime();
         file.delete();
         if (i == warmup && !Arrays.equals(source, target)) {
@@ -229,9 +225,7 @@ public final class ServerBench {
           out.write(source);
         }
         long t6 = System.nanoTime();
-        try (SpongeInputStream in = tlsFile.input()) {
-          in.readNBytes(target, 0, MIB);
-        }
+        OneSpill.read(tlsFile, target);
         long t7 = System.nanoTime();
         tlsFile.delete();
         if (i == warmup && !Arrays.equals(source, target)) {

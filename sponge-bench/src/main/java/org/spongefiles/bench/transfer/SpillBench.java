@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.spongefiles.bench.OneSpill;
 import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
@@ -365,14 +366,9 @@ public final class SpillBench implements Closeable {
   private void spill(SpongeTask task, Timing write, Timing read, boolean verify)
       throws IOException {
     long t0 = System.nanoTime();
-    SpongeFile file = task.create("spill");
-    try (OutputStream out = file.output()) {
-      out.write(source);
-    }
+    SpongeFile file = OneSpill.write(task, source);
     long t1 = System.nanoTime();
-    try (SpongeInputStream in = file.input()) {
-      in.readNBytes(target, 0, MIB);
-    }
+    OneSpill.read(file, target);
     long t2 = System.nanoTime();
     file.delete();
     if (write != null) {

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -136,28 +135,5 @@ final class MarkdownDocs {
       commands.add(m.group().strip());
     }
     return commands;
-  }
-
-  /** The rows of the first table whose header starts with {@code header}, cells trimmed. */
-  static List<List<String>> table(Path page, String header) {
-    List<List<String>> rows = new ArrayList<>();
-    boolean in = false;
-    for (String line : read(page).split("\n")) {
-      if (!in) {
-        in = line.startsWith(header);
-      } else if (line.startsWith("|")) {
-        if (!line.startsWith("|---")) {
-          rows.add(cells(line));
-        }
-      } else {
-        break;
-      }
-    }
-    return rows;
-  }
-
-  private static List<String> cells(String line) {
-    String inner = line.strip().substring(1, line.strip().length() - 1);
-    return Stream.of(inner.split("\\|", -1)).map(String::strip).collect(Collectors.toList());
   }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.SpongeOptions;
 
 /** The one-command sweep's choice of parts, what it passes to them, and the tables they write. */
 class NodeResultsTest {
@@ -39,7 +40,7 @@ class NodeResultsTest {
   @Test
   void passesBenchAndSpongePropertiesButNotItsOwn() {
     System.setProperty("bench.node.runs", "5");
-    System.setProperty("sponge.io.threads", "4");
+    System.setProperty(SpongeOptions.IO_THREADS.key(), "4");
     System.setProperty("bench.node.benches", "sweep");
     try {
       List<String> options = NodeResults.forwardedProperties();
@@ -48,7 +49,7 @@ class NodeResultsTest {
       assertThat(options).noneMatch(option -> option.startsWith("-Djava."));
     } finally {
       System.clearProperty("bench.node.runs");
-      System.clearProperty("sponge.io.threads");
+      System.clearProperty(SpongeOptions.IO_THREADS.key());
       System.clearProperty("bench.node.benches");
     }
   }

@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.config.ConfigCheck;
 
 /** A task's rack the way HDFS and YARN find it: Hadoop's topology script of the host's name. */
@@ -28,7 +29,7 @@ class RackResolverTest {
     Configuration conf = new Configuration(false);
     conf.set(
         "net.topology.script.file.name", script("for h; do echo /rack-of-$h; done").toString());
-    conf.set("sponge.node.id", "node-a");
+    SpongeOptions.NODE_ID.set(conf, "node-a");
 
     RackResolver.Rack rack = resolve(conf, "worker7.example.org");
 
@@ -42,7 +43,7 @@ class RackResolverTest {
     Configuration conf = new Configuration(false);
     conf.set(
         "net.topology.script.file.name", script("for h; do echo /rack-of-$h; done").toString());
-    conf.set("sponge.node.id", "node-a");
+    SpongeOptions.NODE_ID.set(conf, "node-a");
 
     RackResolver.Rack rack = resolve(conf, RackResolver.thisHost());
 
@@ -56,7 +57,7 @@ class RackResolverTest {
   void spongeRackWinsOverTheTopology() throws Exception {
     Configuration conf = new Configuration(false);
     conf.set("net.topology.script.file.name", script("echo /elsewhere").toString());
-    conf.set("sponge.rack", "/rack-1");
+    ClusterOptions.RACK.set(conf, "/rack-1");
 
     RackResolver.Rack rack = resolve(conf, "h");
 

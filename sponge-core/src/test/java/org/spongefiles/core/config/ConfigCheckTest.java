@@ -18,7 +18,7 @@ class ConfigCheckTest {
   void aMisspeltKeyIsWarnedOnceNamingTheNearestKnownKey() {
     Configuration conf = new Configuration(false);
     conf.set("sponge.pool.szie", "64m");
-    conf.set("sponge.pool.size", "128m");
+    conf.set(SpongeOptions.POOL_SIZE.key(), "128m");
     CapturedLog captured = new CapturedLog();
     Logger logger = Logger.getLogger(ConfigCheck.class);
     logger.addAppender(captured);
@@ -40,7 +40,7 @@ class ConfigCheckTest {
     conf.set("sponge.pig.bag.memroy", "0.2");
     conf.set("sponge.server.threds", "4");
     conf.set("sponge.tierz", "disk");
-    conf.set("sponge.chunk.size", "1m");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "1m");
     ConfigCheck.Known coreOnly =
         new ConfigCheck.Known(List.of(new SpongeOptions(), new ClusterOptions()));
     assertThat(ConfigCheck.unknownKeys(conf, coreOnly))
@@ -52,10 +52,10 @@ class ConfigCheckTest {
   @Test
   void validateReturnsTheParsedValuesOfItsSetsOnly() {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.chunk.size", "1m");
-    conf.set("sponge.tiers", " disk , pool ");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "1m");
+    conf.set(SpongeOptions.TIERS.key(), " disk , pool ");
     ParsedConfig parsed = ConfigCheck.validate(conf, new SpongeOptions());
-    conf.set("sponge.chunk.size", "2m");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "2m");
 
     assertThat(parsed.get(SpongeOptions.CHUNK_SIZE)).isEqualTo(1L << 20);
     assertThat(parsed.get(SpongeOptions.TIERS)).containsExactly("disk", "pool");
@@ -80,7 +80,7 @@ class ConfigCheckTest {
   @Test
   void aBadValueFailsNamingTheKey() {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.io.threads", "many");
+    conf.set(SpongeOptions.IO_THREADS.key(), "many");
     assertThatThrownBy(() -> ConfigCheck.validate(conf, new SpongeOptions()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("sponge.io.threads");
@@ -89,14 +89,14 @@ class ConfigCheckTest {
   @Test
   void theRuleAcrossASetsKeysIsCheckedWithTheKeysWhoeverValidates() {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.chunk.size", "100k");
-    conf.set("sponge.checksum.block.size", "64k");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "100k");
+    conf.set(SpongeOptions.CHECKSUM_BLOCK_SIZE.key(), "64k");
     assertThatThrownBy(() -> ConfigCheck.validate(conf, new SpongeOptions()))
         .isInstanceOf(ConfigException.class)
         .hasMessage(
             "Invalid value 64k for configuration sponge.checksum.block.size: must divide the"
                 + " chunk size 100k (sponge.chunk.size)");
-    conf.set("sponge.chunk.size", "128k");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "128k");
     assertThat(ConfigCheck.validate(conf, new SpongeOptions()).get(SpongeOptions.CHUNK_SIZE))
         .isEqualTo(128L << 10);
   }

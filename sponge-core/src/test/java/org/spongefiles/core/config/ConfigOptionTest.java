@@ -38,16 +38,16 @@ class ConfigOptionTest {
   void unsetAndBlankKeysGiveTheDefault() {
     Configuration conf = new Configuration(false);
     assertThat(SpongeOptions.CHUNK_SIZE.get(conf)).isEqualTo(1L << 20);
-    conf.set("sponge.chunk.size", "  ");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "  ");
     assertThat(SpongeOptions.CHUNK_SIZE.get(conf)).isEqualTo(1L << 20);
-    conf.set("sponge.chunk.size", "2m");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "2m");
     assertThat(SpongeOptions.CHUNK_SIZE.get(conf)).isEqualTo(2L << 20);
   }
 
   @Test
   void badValuesNameTheKeyAndTheValue() {
     Configuration conf = new Configuration(false);
-    conf.set("sponge.io.threads", "0");
+    SpongeOptions.IO_THREADS.set(conf, 0);
     assertThatThrownBy(() -> SpongeOptions.IO_THREADS.get(conf))
         .isInstanceOf(ConfigException.class)
         .hasMessage(
@@ -64,7 +64,7 @@ class ConfigOptionTest {
     Configuration conf = new Configuration(false);
     SpongeOptions.POOL_LOCK_TIMEOUT.set(conf, Duration.ofSeconds(3));
     SpongeOptions.TIERS.set(conf, List.of("disk", "dfs"));
-    assertThat(conf.get("sponge.pool.lock.timeout")).isEqualTo("3s");
+    assertThat(conf.get(SpongeOptions.POOL_LOCK_TIMEOUT.key())).isEqualTo("3s");
     assertThat(SpongeOptions.TIERS.get(conf)).containsExactly("disk", "dfs");
   }
 

@@ -18,7 +18,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.testkit.TestDirs;
 
 /**
@@ -61,10 +63,10 @@ class PoolIsolationTest {
   void anotherUserCannotReadOrWriteThePoolsChunks() throws Exception {
     assumeThat(System.getProperty("user.name")).as("setpriv needs root").isEqualTo("root");
     Configuration conf = new Configuration(false);
-    conf.set("sponge.pool.dir", dir.toString());
-    conf.set("sponge.pool.size", "1m");
-    conf.set("sponge.chunk.size", "64k");
-    PoolSpec spec = SpongeSettings.poolSpec(conf);
+    SpongeOptions.POOL_DIR.set(conf, dir.toString());
+    conf.set(SpongeOptions.POOL_SIZE.key(), "1m");
+    conf.set(SpongeOptions.CHUNK_SIZE.key(), "64k");
+    PoolSpec spec = SpongeSettings.poolSpec(ConfigValues.reading(conf));
     assertThat(spec.name()).isEqualTo("sponge-pool-root");
     byte[] secret = "the chunk of user root".getBytes(StandardCharsets.UTF_8);
     try (SharedPool pool = SharedPool.open(spec)) {

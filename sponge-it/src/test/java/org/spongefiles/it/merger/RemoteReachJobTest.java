@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.SpongeSettings;
 import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.ChunkOwner;
 import org.spongefiles.core.pool.ProcessLiveness;
 import org.spongefiles.core.remote.ClientIdentity;
@@ -256,7 +257,7 @@ class RemoteReachJobTest {
             "remote-reach");
     Configuration conf = new Configuration(false);
     SpongeOptions.AUTH_SECRET_FILE.set(conf, secret.toString());
-    ClusterSecret clusterSecret = SpongeSettings.clusterSecret(conf);
+    ClusterSecret clusterSecret = SpongeSettings.clusterSecret(ConfigValues.reading(conf));
     while (true) {
       try (RemoteConnection connection =
           RemoteConnection.open(

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.spongefiles.core.SpongeSettings;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.testkit.TestDirs;
 import org.spongefiles.testkit.data.WebCrawlGenerator;
@@ -148,7 +149,7 @@ class PigWorkloadsTest {
     conf.set("sponge.pool.size", "1m");
     conf.set("sponge.chunk.size", "256k");
     conf.set("sponge.pool.create", "false");
-    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(conf))) {
+    try (SharedPool pool = SharedPool.open(SpongeSettings.poolSpec(ConfigValues.reading(conf)))) {
       return pool.freeChunks() == pool.chunkCount();
     }
   }

@@ -12,6 +12,7 @@ import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperSettings;
 import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.ConfigValues;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.core.tls.TlsOptions;
@@ -99,7 +100,7 @@ public final class SpongeStatus {
           new StatusCollector(
                   zookeeper,
                   settings.layout(),
-                  SpongeSettings.clusterSecret(conf),
+                  SpongeSettings.clusterSecret(ConfigValues.reading(conf)),
                   TlsContext.forClient(parsed),
                   timeout)
               .collect();

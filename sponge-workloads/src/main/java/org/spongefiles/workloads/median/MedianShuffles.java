@@ -24,8 +24,10 @@ public final class MedianShuffles {
 
   private MedianShuffles() {}
 
+  /** Marks the shuffle's start and gives the reduce its own local directory, if one is set. */
   @SuppressWarnings("rawtypes")
-  private static void reduceSide(ShuffleConsumerPlugin.Context context) {
+  private static void started(ShuffleConsumerPlugin.Context context) {
+    MedianProbe.shuffleStarted();
     JobConf conf = context.getJobConf();
     String dir = conf.get(REDUCE_LOCAL_DIR);
     if (dir != null && !dir.isEmpty()) {
@@ -38,8 +40,7 @@ public final class MedianShuffles {
     @Override
     @SuppressWarnings("rawtypes")
     public void init(ShuffleConsumerPlugin.Context context) {
-      MedianProbe.shuffleStarted();
-      reduceSide(context);
+      started(context);
       super.init(context);
     }
   }
@@ -49,8 +50,7 @@ public final class MedianShuffles {
     @Override
     @SuppressWarnings("rawtypes")
     public void init(ShuffleConsumerPlugin.Context context) {
-      MedianProbe.shuffleStarted();
-      reduceSide(context);
+      started(context);
       super.init(context);
     }
   }
