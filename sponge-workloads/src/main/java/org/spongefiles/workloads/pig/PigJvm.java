@@ -44,6 +44,7 @@ public final class PigJvm {
   private String heap = "256m";
   private String mode = "local";
   private String extraClasspath = "";
+  private String firstClasspath = "";
   private long pressureMillis;
   private boolean tmpWrites;
   private boolean heldAfterJobs;
@@ -104,6 +105,15 @@ public final class PigJvm {
    */
   public PigJvm classpath(String entries) {
     this.extraClasspath = entries;
+    return this;
+  }
+
+  /**
+   * Entries put ahead of this JVM's classpath on the child's (after the written conf/), so that
+   * their classes win over the same classes in this JVM's jars: another build of a Pig jar.
+   */
+  public PigJvm classpathFirst(String entries) {
+    this.firstClasspath = entries;
     return this;
   }
 
@@ -260,6 +270,7 @@ public final class PigJvm {
     command.add(
         conf
             + java.io.File.pathSeparator
+            + (firstClasspath.isEmpty() ? "" : firstClasspath + java.io.File.pathSeparator)
             + System.getProperty("java.class.path")
             + (extraClasspath.isEmpty() ? "" : java.io.File.pathSeparator + extraClasspath));
     command.add(PigWorkloadRunner.class.getName());
