@@ -40,6 +40,12 @@ import org.spongefiles.workloads.pig.QueryRun;
  * naming the jar and both hashes.
  */
 class PigTezTest {
+  /** Stock Pig's least heap in the Tez heap sweep (docs/results/pig-tez-sweep.txt). */
+  private static final int SWEEP_HEAP_MB = 98;
+
+  private static final String SHUFFLE_LOAD =
+      "org/apache/pig/backend/hadoop/executionengine/tez/plan/operator/POShuffleTezLoad.class";
+
   private static Path root;
   private static Path pages;
 
@@ -187,8 +193,70 @@ class PigTezTest {
     }
   }
 
-  private static final String SHUFFLE_LOAD =
-      "org/apache/pig/backend/hadoop/executionengine/tez/plan/operator/POShuffleTezLoad.class";
+  /**
+   * The Tez heap sweep's one case in the default build (the sweep: sponge-bench's PigTezHeapSweep,
+   * docs/benchmarks.md). At {@value #SWEEP_HEAP_MB} MB, one of the sweep's heaps (192 MB times 0.8
+   * three times) and stock Pig's least on the sweep's larger data, not tuned to this data, stock
+   * Pig and the recipe as shipped with the agent (default bag shares, {@code
+   * -XX:+ExitOnOutOfMemoryError}) run the skewed JOIN, the query that runs out of heap first in the
+   * sweep, side by side. Stock finishes; the recipe must too (once more if it did not, as the sweep
+   * allows), with the same output.
+   */
+  @Test
+  void atTheSweepsEdgeHeapTheRecipeFinishesWhereStockDoes() throws Exception {
+    Path poolDir = TestDirs.newShmDir("pig-tez-edge");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<PigAttempt> stockRun = pool.submit(() -> edgeChild("edge-stock", null).attempt());
+      Future<PigAttempt> recipeRun = pool.submit(() -> edgeChild("edge-sponge", poolDir).attempt());
+      PigAttempt stock = stockRun.get();
+      PigAttempt sponge = recipeRun.get();
+      assertThat(stock.finished())
+          .as("stock Pig at %d MB: %s", SWEEP_HEAP_MB, stock.failure())
+          .isTrue();
+      if (!sponge.finished()) {
+        System.out.println("tez edge: the recipe once more, after " + sponge.reason());
+        sponge = edgeChild("edge-sponge-again", poolDir).attempt();
+      }
+      assertThat(sponge.finished())
+          .as("the recipe at %d MB, where stock Pig finished: %s", SWEEP_HEAP_MB, sponge.failure())
+          .isTrue();
+      System.out.println("tez edge stock " + stock.runs().get(0));
+      System.out.println("tez edge sponge " + sponge.runs().get(0));
+      assertThat(PigReference.sortedLines(sponge.runs().get(0).output()))
+          .as("the recipe's skewed JOIN at %d MB against stock Pig's", SWEEP_HEAP_MB)
+          .isNotEmpty()
+          .isEqualTo(PigReference.sortedLines(stock.runs().get(0).output()));
+      assertThat(sponge.runs().get(0).counter("BAG_SPILL_FAILURES")).isZero();
+    } finally {
+      pool.shutdownNow();
+      TestDirs.deleteTree(poolDir);
+    }
+  }
+
+  /**
+   * Stock Pig ({@code poolDir} null) or the recipe as shipped with the agent, at the sweep's heap.
+   */
+  private static PigJvm edgeChild(String name, Path poolDir) throws Exception {
+    PigJvm child =
+        new PigJvm(pages, root.resolve(name))
+            .mode("tez_local")
+            .classpath(tezClasspath())
+            .heap(SWEEP_HEAP_MB + "m")
+            .jvmOptions("-XX:+ExitOnOutOfMemoryError")
+            .queries(PigQuery.JOIN_SKEWED)
+            .set("tez.runtime.io.sort.mb", "16");
+    if (poolDir == null) {
+      return child;
+    }
+    return child
+        .recipe()
+        .jvmOptions("-javaagent:" + agentJar())
+        .set("sponge.pool.dir", poolDir.toString())
+        .set("sponge.pool.name", name)
+        .set("sponge.pool.size", "32m")
+        .set("sponge.pool.permissions", "rw-------");
+  }
 
   /** The Pig jar on this JVM's classpath, which the children also get. */
   private static Path pigJar() throws Exception {
