@@ -25,7 +25,9 @@ import org.spongefiles.bag.PigRecipe;
  * properties (sponge-pig.properties); without it, it runs stock Pig.
  *
  * <p>The child's files, apart from the pool a recipe names, stay under the work directory: Hadoop's
- * and Pig's temporary directories, the local job runner's staging area, java.io.tmpdir.
+ * and Pig's temporary directories, the local job runner's staging area, java.io.tmpdir, and what
+ * Tez's local mode localizes into the current directory (the child runs in the work directory: a
+ * child ended by an out-of-memory error leaves Tez's copies of the DAG's jars there).
  *
  * <p>Pig's MapReduce mode needs a core-site.xml on the classpath: one is written into the work
  * directory's conf/ (local file system, local job runner), with a log4j.properties sending Pig's
@@ -44,6 +46,7 @@ public final class PigJvm {
   private String heap = "256m";
   private String mode = "local";
   private String extraClasspath = "";
+  private String firstClasspath = "";
   private long pressureMillis;
   private boolean tmpWrites;
   private boolean heldAfterJobs;
@@ -51,12 +54,14 @@ public final class PigJvm {
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
   public PigJvm(Path input, Path work) {
-    this.input = input;
-    this.work = work;
-    pig.setProperty("hadoop.tmp.dir", work.resolve("hadoop").toString());
-    pig.setProperty("pig.temp.dir", work.resolve("pig").toString());
+    // Absolute: the child runs in its work directory.
+    this.input = input.toAbsolutePath();
+    this.work = work.toAbsolutePath();
+    pig.setProperty("hadoop.tmp.dir", this.work.resolve("hadoop").toString());
+    pig.setProperty("pig.temp.dir", this.work.resolve("pig").toString());
     // The local job runner stages jobs in a fixed directory of its own unless told otherwise.
-    pig.setProperty("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
+    pig.setProperty(
+        "mapreduce.jobtracker.staging.root.dir", this.work.resolve("staging").toString());
     pig.setProperty("mapreduce.task.io.sort.mb", "16");
   }
 
@@ -104,6 +109,15 @@ public final class PigJvm {
    */
   public PigJvm classpath(String entries) {
     this.extraClasspath = entries;
+    return this;
+  }
+
+  /**
+   * Entries put ahead of this JVM's classpath on the child's (after the written conf/), so that
+   * their classes win over the same classes in this JVM's jars: another build of a Pig jar.
+   */
+  public PigJvm classpathFirst(String entries) {
+    this.firstClasspath = entries;
     return this;
   }
 
@@ -178,6 +192,7 @@ public final class PigJvm {
     Path log = work.resolve("child.log");
     Process process =
         new ProcessBuilder(launcher.apply(command(conf, properties)))
+            .directory(work.toFile())
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     List<String> lines = await(process, log);
@@ -260,6 +275,7 @@ public final class PigJvm {
     command.add(
         conf
             + java.io.File.pathSeparator
+            + (firstClasspath.isEmpty() ? "" : firstClasspath + java.io.File.pathSeparator)
             + System.getProperty("java.class.path")
             + (extraClasspath.isEmpty() ? "" : java.io.File.pathSeparator + extraClasspath));
     command.add(PigWorkloadRunner.class.getName());
