@@ -10,18 +10,11 @@ import org.spongefiles.bag.task.BagTask;
  * the bags' readers and writers are counted ({@link BagMemory#tupleShare()}), the part decided by
  * the task's {@link SelfSpill} rule the first time the bag grows past the smallest limit a bag can
  * have (a third), and kept until the bag is cleared. After a self-spill failed, the bag retries
- * only once it holds twice what it held then. Also how much of memory a bag that keeps its newest
- * tuples moves out when it passes its limit. Guarded by the bag's lock.
+ * only once it holds twice what it held then. Guarded by the bag's lock.
  */
 final class SelfSpillLimit {
   /** {@link #sharers} before the bag first grows past the smallest self-spill limit. */
   private static final int UNDECIDED = -1;
-
-  /**
-   * Eighths of its self-spill limit a bag that keeps its newest tuples in memory still holds after
-   * moving its oldest into its run.
-   */
-  private static final int KEPT_EIGHTHS = 7;
 
   private final BagMemory memory;
   private final SelfSpill rule;
@@ -69,18 +62,6 @@ final class SelfSpillLimit {
   /** Whether the bag was found to be a GROUP's or COGROUP's. */
   boolean isGroup() {
     return sharers == PigFillers.GROUP;
-  }
-
-  /**
-   * How many of the oldest of {@code inMemory} tuples, an estimated {@code estimate} bytes, to move
-   * out so that memory keeps {@value #KEPT_EIGHTHS}/8 of the limit: at least one.
-   */
-  int oldestToMove(int inMemory, long estimate) {
-    long limit = memory.tupleShare() / sharers;
-    long bytes = Math.max(1, estimate);
-    long keep =
-        (long) ((double) inMemory * KEPT_EIGHTHS / 8 * Math.min(1.0, (double) limit / bytes));
-    return (int) Math.max(1, inMemory - keep);
   }
 
   /** The bag spilled: it may spill itself again at its limit. */

@@ -9,13 +9,14 @@ import org.spongefiles.bag.task.BagTask;
 
 /**
  * An unordered bag with duplicates, like Pig's {@code DefaultDataBag}, whose spills go to
- * SpongeFiles. Iteration returns the runs in spill order, then memory; tuples may be added at any
- * time, also while iterating.
+ * SpongeFiles. Iteration returns the tuples in the order they were added: the runs in spill order,
+ * then memory, then the tail; tuples may be added at any time, also while iterating.
  *
- * <p>Until it is first read, a bag past its self-spill limit keeps its newest tuples in memory and
- * appends the oldest to one run (see {@link OldestOverflow}), as Pig's internal bag for a GROUP
- * keeps what it holds and writes the rest: a group that ends just past the limit writes little.
- * Once read, a spill writes all of memory, which is what its readers expect.
+ * <p>Until it is first read, a bag past its self-spill limit keeps what it holds in memory and
+ * writes every later tuple straight into one run, its tail (see {@link OverflowTail}), as Pig's
+ * internal bag for a GROUP keeps what it holds and writes the rest: a group that ends just past the
+ * limit writes little, and no tuple past the limit stays in the heap. Once read, a spill writes all
+ * of memory, which is what its readers expect.
  */
 public final class SpongeDefaultBag extends SpongeBag {
   private static final long serialVersionUID = 1L;
@@ -48,7 +49,7 @@ public final class SpongeDefaultBag extends SpongeBag {
   }
 
   @Override
-  boolean keepsNewestInMemory() {
+  boolean writesPastLimit() {
     return !readStarted;
   }
 
