@@ -41,7 +41,8 @@ public final class PigBagOptions implements OptionSet {
           .describe(
               "Fraction of the task's heap that bags share, as Pig's internal bags share "
                   + "pig.cachedbag.memusage (same default): a GROUP's bag spills itself into a "
-                  + "SpongeFile past all of it, a nested ORDER's or DISTINCT's bag past a third, "
+                  + "SpongeFile past all of it, a JOIN's past half (a JOIN has at least two "
+                  + "inputs), a nested ORDER's or DISTINCT's bag past a third, "
                   + "by Pig's sampled tuple sizes; other bags (a UDF's) wait for Pig's memory "
                   + "manager, as in stock Pig (see sponge.pig.bag.self.spill). Pig gives each "
                   + "bag of a COGROUP of n inputs 1/n; the factory learns which operator fills a "
@@ -57,7 +58,8 @@ public final class PigBagOptions implements OptionSet {
           .describe(
               "Which bags spill themselves past their part of sponge.pig.bag.memory. pig: as "
                   + "stock Pig, the bags Pig's operators fill where stock Pig uses its internal "
-                  + "bags (a GROUP's or COGROUP's bag past all of the share, a nested ORDER's or "
+                  + "bags (a GROUP's or COGROUP's bag past all of the share, a JOIN's past half, "
+                  + "a nested ORDER's or "
                   + "DISTINCT's past a third), found from the filling thread's stack once a bag "
                   + "passes a third of the share; bags filled by anyone else (UDFs, projections, "
                   + "deserialization) wait for Pig's memory manager, as stock Pig's do. always: "

@@ -42,7 +42,7 @@ final class SelfSpillLimit {
     }
     if (sharers == UNDECIDED) {
       sharers = rule.sharers(ofKind);
-      if (sharers == PigFillers.GROUP) {
+      if (PigFillers.isGroup(sharers)) {
         foundGroup.run();
       }
     }
@@ -59,9 +59,9 @@ final class SelfSpillLimit {
     return memory.share() == 0 || parts == PigFillers.NONE ? 0 : memory.tupleShare() / parts;
   }
 
-  /** Whether the bag was found to be a GROUP's or COGROUP's. */
+  /** Whether the bag was found to be a GROUP's, COGROUP's or JOIN's. */
   boolean isGroup() {
-    return sharers == PigFillers.GROUP;
+    return PigFillers.isGroup(sharers);
   }
 
   /** The bag spilled: it may spill itself again at its limit. */
