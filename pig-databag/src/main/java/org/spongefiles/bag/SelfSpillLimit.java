@@ -19,6 +19,7 @@ final class SelfSpillLimit {
   private final BagMemory memory;
   private final SelfSpill rule;
   private int sharers = UNDECIDED;
+  private int parts = UNDECIDED;
   private long retryAbove;
 
   SelfSpillLimit(BagTask task) {
@@ -29,24 +30,28 @@ final class SelfSpillLimit {
   /**
    * Whether a bag holding an estimated {@code estimate} bytes is past its limit (or past the retry
    * point). The first time it is past the smallest limit, the rule decides its part from who fills
-   * it ({@code ofKind}: the part of the bag's kind, for {@link SelfSpill#ALWAYS}); {@code
-   * foundGroup} runs when it is found to be a GROUP's or COGROUP's.
+   * it ({@code ofKind}: the part of the bag's kind, for {@link SelfSpill#ALWAYS}); a GROUP's,
+   * COGROUP's or JOIN's bag has at most {@code 1/inputs} of the share, {@code inputs} being the
+   * bags made together with it (see {@link Siblings}), as stock Pig gives each of a packager's bags
+   * {@code 1/numInputs}; {@code foundGroup} runs when it is found to be one.
    */
-  boolean exceeded(long estimate, int ofKind, Runnable foundGroup) {
+  boolean exceeded(long estimate, int ofKind, int inputs, Runnable foundGroup) {
     if (memory.share() == 0) {
       return false;
     }
     long tuples = memory.tupleShare();
-    if (estimate <= Math.max(tuples / PigFillers.NESTED, retryAbove)) {
+    // The smallest limit the bag can have: a third, or 1/inputs of a packager's many bags.
+    if (estimate <= Math.max(tuples / Math.max(PigFillers.NESTED, inputs), retryAbove)) {
       return false;
     }
     if (sharers == UNDECIDED) {
       sharers = rule.sharers(ofKind);
+      parts = PigFillers.isGroup(sharers) ? Math.max(sharers, inputs) : sharers;
       if (PigFillers.isGroup(sharers)) {
         foundGroup.run();
       }
     }
-    return sharers != PigFillers.NONE && estimate > Math.max(tuples / sharers, retryAbove);
+    return sharers != PigFillers.NONE && estimate > Math.max(tuples / parts, retryAbove);
   }
 
   /**
@@ -55,8 +60,8 @@ final class SelfSpillLimit {
    * ({@code ofKind}) is answered.
    */
   long bytes(int ofKind) {
-    int parts = sharers == UNDECIDED ? ofKind : sharers;
-    return memory.share() == 0 || parts == PigFillers.NONE ? 0 : memory.tupleShare() / parts;
+    int of = sharers == UNDECIDED ? ofKind : parts;
+    return memory.share() == 0 || of == PigFillers.NONE ? 0 : memory.tupleShare() / of;
   }
 
   /** Whether the bag was found to be a GROUP's, COGROUP's or JOIN's. */
@@ -77,6 +82,7 @@ final class SelfSpillLimit {
   /** The bag was cleared: its filler is looked up again. */
   void reset() {
     sharers = UNDECIDED;
+    parts = UNDECIDED;
     retryAbove = 0;
   }
 }

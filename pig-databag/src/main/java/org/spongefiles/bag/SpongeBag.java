@@ -109,6 +109,15 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   abstract int sharers();
 
+  /**
+   * How many bags were made together with this one, one per input of the operator filling them (see
+   * {@link Siblings}); a GROUP's, COGROUP's or JOIN's bag divides its share by it, as stock Pig's
+   * {@code InternalCachedBag(numInputs)} does. 1 for bags that are never a group's.
+   */
+  int inputs() {
+    return 1;
+  }
+
   /** Which of Pig's three bags this is. */
   abstract BagKind kind();
 
@@ -168,7 +177,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * stack walk), and a bag found to be a GROUP's learns whether it is a COGROUP's. Under the lock.
    */
   private boolean isFull() {
-    return limit.exceeded(memoryEstimate(), sharers(), () -> group.found(this, task));
+    return limit.exceeded(memoryEstimate(), sharers(), inputs(), () -> group.found(this, task));
   }
 
   /**

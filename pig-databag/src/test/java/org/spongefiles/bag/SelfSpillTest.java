@@ -310,6 +310,33 @@ class SelfSpillTest {
   }
 
   /**
+   * Default bags made together before any is filled are one packager's bags of a key, one per input
+   * (Pig's POPackage makes them so): each spills itself past its part of the share, as stock Pig's
+   * InternalCachedBag(numInputs) does. A bag made after they were filled starts a set of its own
+   * and has all of the share.
+   */
+  @Test
+  void bagsMadeTogetherDivideTheShareAsAPackagersInputs() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
+      long share = fixture.task().memory().share();
+      List<Tuple> input = new RandomTuples(90, 1000).list(20_000);
+      SpongeBag first = (SpongeBag) fixture.factory.newDefaultBag();
+      SpongeBag second = (SpongeBag) fixture.factory.newDefaultBag();
+      input.forEach(first::add);
+      input.subList(0, 100).forEach(second::add);
+      SpongeBag alone = (SpongeBag) fixture.factory.newDefaultBag();
+      input.forEach(alone::add);
+
+      assertThat(first.getMemorySize()).isBetween(share / 2 - (96 << 10), share / 2 + (64 << 10));
+      assertThat(alone.getMemorySize()).isGreaterThan(share * 3 / 4);
+      assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS)).isEqualTo(2);
+      assertSameSequence(contents(first), input);
+      assertSameSequence(contents(second), input.subList(0, 100));
+      assertSameSequence(contents(alone), input);
+    }
+  }
+
+  /**
    * A tuple added to a default bag after it was read follows its tail: memory is written into a run
    * ahead of the tail first. A reader that was in memory, and one that was in the tail, read on in
    * the order added.
