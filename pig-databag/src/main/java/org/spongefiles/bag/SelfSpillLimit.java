@@ -10,22 +10,16 @@ import org.spongefiles.bag.task.BagTask;
  * the bags' readers and writers are counted ({@link BagMemory#tupleShare()}), the part decided by
  * the task's {@link SelfSpill} rule the first time the bag grows past the smallest limit a bag can
  * have (a third), and kept until the bag is cleared. After a self-spill failed, the bag retries
- * only once it holds twice what it held then. Also how much of memory a bag that keeps its newest
- * tuples moves out when it passes its limit. Guarded by the bag's lock.
+ * only once it holds twice what it held then. Guarded by the bag's lock.
  */
 final class SelfSpillLimit {
   /** {@link #sharers} before the bag first grows past the smallest self-spill limit. */
   private static final int UNDECIDED = -1;
 
-  /**
-   * Eighths of its self-spill limit a bag that keeps its newest tuples in memory still holds after
-   * moving its oldest into its run.
-   */
-  private static final int KEPT_EIGHTHS = 7;
-
   private final BagMemory memory;
   private final SelfSpill rule;
   private int sharers = UNDECIDED;
+  private int parts = UNDECIDED;
   private long retryAbove;
 
   SelfSpillLimit(BagTask task) {
@@ -36,24 +30,28 @@ final class SelfSpillLimit {
   /**
    * Whether a bag holding an estimated {@code estimate} bytes is past its limit (or past the retry
    * point). The first time it is past the smallest limit, the rule decides its part from who fills
-   * it ({@code ofKind}: the part of the bag's kind, for {@link SelfSpill#ALWAYS}); {@code
-   * foundGroup} runs when it is found to be a GROUP's or COGROUP's.
+   * it ({@code ofKind}: the part of the bag's kind, for {@link SelfSpill#ALWAYS}); a GROUP's,
+   * COGROUP's or JOIN's bag has at most {@code 1/inputs} of the share, {@code inputs} being the
+   * bags made together with it (see {@link Siblings}), as stock Pig gives each of a packager's bags
+   * {@code 1/numInputs}; {@code foundGroup} runs when it is found to be one.
    */
-  boolean exceeded(long estimate, int ofKind, Runnable foundGroup) {
+  boolean exceeded(long estimate, int ofKind, int inputs, Runnable foundGroup) {
     if (memory.share() == 0) {
       return false;
     }
     long tuples = memory.tupleShare();
-    if (estimate <= Math.max(tuples / PigFillers.NESTED, retryAbove)) {
+    // The smallest limit the bag can have: a third, or 1/inputs of a packager's many bags.
+    if (estimate <= Math.max(tuples / Math.max(PigFillers.NESTED, inputs), retryAbove)) {
       return false;
     }
     if (sharers == UNDECIDED) {
       sharers = rule.sharers(ofKind);
-      if (sharers == PigFillers.GROUP) {
+      parts = PigFillers.isGroup(sharers) ? Math.max(sharers, inputs) : sharers;
+      if (PigFillers.isGroup(sharers)) {
         foundGroup.run();
       }
     }
-    return sharers != PigFillers.NONE && estimate > Math.max(tuples / sharers, retryAbove);
+    return sharers != PigFillers.NONE && estimate > Math.max(tuples / parts, retryAbove);
   }
 
   /**
@@ -62,25 +60,13 @@ final class SelfSpillLimit {
    * ({@code ofKind}) is answered.
    */
   long bytes(int ofKind) {
-    int parts = sharers == UNDECIDED ? ofKind : sharers;
-    return memory.share() == 0 || parts == PigFillers.NONE ? 0 : memory.tupleShare() / parts;
+    int of = sharers == UNDECIDED ? ofKind : parts;
+    return memory.share() == 0 || of == PigFillers.NONE ? 0 : memory.tupleShare() / of;
   }
 
-  /** Whether the bag was found to be a GROUP's or COGROUP's. */
+  /** Whether the bag was found to be a GROUP's, COGROUP's or JOIN's. */
   boolean isGroup() {
-    return sharers == PigFillers.GROUP;
-  }
-
-  /**
-   * How many of the oldest of {@code inMemory} tuples, an estimated {@code estimate} bytes, to move
-   * out so that memory keeps {@value #KEPT_EIGHTHS}/8 of the limit: at least one.
-   */
-  int oldestToMove(int inMemory, long estimate) {
-    long limit = memory.tupleShare() / sharers;
-    long bytes = Math.max(1, estimate);
-    long keep =
-        (long) ((double) inMemory * KEPT_EIGHTHS / 8 * Math.min(1.0, (double) limit / bytes));
-    return (int) Math.max(1, inMemory - keep);
+    return PigFillers.isGroup(sharers);
   }
 
   /** The bag spilled: it may spill itself again at its limit. */
@@ -96,6 +82,7 @@ final class SelfSpillLimit {
   /** The bag was cleared: its filler is looked up again. */
   void reset() {
     sharers = UNDECIDED;
+    parts = UNDECIDED;
     retryAbove = 0;
   }
 }

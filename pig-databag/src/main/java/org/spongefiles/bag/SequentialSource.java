@@ -8,10 +8,13 @@ import org.spongefiles.bag.run.RunReader;
 import org.spongefiles.bag.run.TupleSource;
 
 /**
- * A default bag's tuples: every run in spill order, then memory. When the bag spills while this
- * source reads memory, the tuples it was reading are now the first run written since; it reads that
- * run from where it was (Pig's own bags fast-forward the same way), then any later run, then memory
- * again. Tuples added after reading began are read too, as in Pig.
+ * A default bag's tuples: every run in spill order, then memory, then the bag's tail, if it has one
+ * (the tuples it wrote past its limit before it was read). When the bag spills while this source
+ * reads memory, the tuples it was reading are now the first run written since (and the tail, if
+ * any, the run after it); it reads that run from where it was (Pig's own bags fast-forward the same
+ * way), then any later run, then memory again. A tail this source read becomes a listed run when a
+ * tuple is added after it; the source then goes on with the runs after it and memory. Tuples added
+ * after reading began are read too, as in Pig.
  */
 final class SequentialSource implements TupleSource {
   private final SpongeBag bag;
@@ -19,6 +22,7 @@ final class SequentialSource implements TupleSource {
   private boolean inMemory;
   private int runsAtMemory;
   private int memoryIndex;
+  private Run tail;
   private RunReader reader;
 
   SequentialSource(SpongeBag bag) {
@@ -39,6 +43,18 @@ final class SequentialSource implements TupleSource {
       long skip = 0;
       synchronized (bag.lock()) {
         int runs = bag.runs().size();
+        if (tail != null) {
+          // The tail was read: whatever follows it is in the runs listed after it, then memory.
+          int listed = bag.runs().indexOf(tail);
+          if (listed < 0) {
+            return null;
+          }
+          tail = null;
+          nextRun = listed + 1;
+          inMemory = false;
+          memoryIndex = 0;
+          continue;
+        }
         if (inMemory && runs > runsAtMemory) {
           run = bag.runs().get(runsAtMemory);
           skip = memoryIndex;
@@ -53,7 +69,14 @@ final class SequentialSource implements TupleSource {
             runsAtMemory = runs;
           }
           List<Tuple> memory = bag.memoryList();
-          return memoryIndex < memory.size() ? memory.get(memoryIndex++) : null;
+          if (memoryIndex < memory.size()) {
+            return memory.get(memoryIndex++);
+          }
+          tail = bag.runs().tail();
+          if (tail == null) {
+            return null;
+          }
+          run = tail;
         }
       }
       reader = run.open(bag.task(), 1, bag.averageTupleBytes());

@@ -25,7 +25,8 @@ import org.spongefiles.bag.run.SpillRuns;
  * manager meanwhile neither writes tuples twice nor fails the write; the runs are held until they
  * are written, and the bag is not locked while its tuples are. Layout: the kind and comparator, the
  * number of spilled tuples, those tuples in Pig's binary format (run after run, in spill order),
- * then the memory tuples as a Java list (as Pig's own bags serialize theirs).
+ * the memory tuples as a Java list (as Pig's own bags serialize theirs), then the number of tuples
+ * of a default bag's tail and those tuples (see {@link OverflowTail}).
  */
 final class SerializedBag implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -46,44 +47,62 @@ final class SerializedBag implements Serializable {
   private void writeObject(ObjectOutputStream out) throws IOException {
     List<Tuple> memory;
     List<Run> spilled;
+    List<Run> tail = new ArrayList<>(1);
     synchronized (bag.lock()) {
       bag.startReading();
       memory = new ArrayList<>(bag.memory());
       spilled = bag.runs().retainAll();
+      Run held = bag.runs().retainTail();
+      if (held != null) {
+        tail.add(held);
+      }
     }
     try {
       out.defaultWriteObject();
-      long total = 0;
-      for (Run run : spilled) {
-        total += run.tuples();
-      }
-      out.writeLong(total);
-      for (Run run : spilled) {
-        RunReader reader = run.open(bag.task(), 1, bag.averageTupleBytes());
-        try {
-          for (Tuple tuple = reader.next(); tuple != null; tuple = reader.next()) {
-            SEDES.writeDatum(out, tuple, DataType.TUPLE);
-          }
-        } finally {
-          reader.close();
-        }
-      }
+      writeRuns(out, spilled);
       out.writeObject(memory);
+      writeRuns(out, tail);
     } finally {
       SpillRuns.releaseAll(spilled);
+      SpillRuns.releaseAll(tail);
+    }
+  }
+
+  /** The number of tuples of {@code runs}, then those tuples, run after run. */
+  private void writeRuns(ObjectOutputStream out, List<Run> runs) throws IOException {
+    long total = 0;
+    for (Run run : runs) {
+      total += run.tuples();
+    }
+    out.writeLong(total);
+    for (Run run : runs) {
+      RunReader reader = run.open(bag.task(), 1, bag.averageTupleBytes());
+      try {
+        for (Tuple tuple = reader.next(); tuple != null; tuple = reader.next()) {
+          SEDES.writeDatum(out, tuple, DataType.TUPLE);
+        }
+      } finally {
+        reader.close();
+      }
     }
   }
 
   @SuppressWarnings("unchecked")
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    long spilled = in.readLong();
     List<Tuple> all = new ArrayList<>();
-    for (long i = 0; i < spilled; i++) {
+    readTuples(in, all);
+    all.addAll((List<Tuple>) in.readObject());
+    readTuples(in, all);
+    this.tuples = all;
+  }
+
+  /** Reads a count of tuples and the tuples, as {@link #writeRuns} wrote them, into {@code all}. */
+  private static void readTuples(ObjectInputStream in, List<Tuple> all) throws IOException {
+    long count = in.readLong();
+    for (long i = 0; i < count; i++) {
       all.add((Tuple) SEDES.readDatum(in));
     }
-    all.addAll((List<Tuple>) in.readObject());
-    this.tuples = all;
   }
 
   private Object readResolve() {

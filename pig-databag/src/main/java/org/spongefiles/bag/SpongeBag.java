@@ -26,11 +26,12 @@ import org.spongefiles.bag.task.BagTask;
  * held in memory until Pig's memory manager calls {@link #spill()}, or, for a bag Pig's own
  * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
  * heap (see {@link SelfSpillLimit}), and a spill writes them all into one new SpongeFile (a run) of
- * the bag's task, as Pig writes one spill file; a default bag not read yet instead keeps its newest
- * tuples and appends the oldest to one open run (see {@link OldestOverflow}). The memory manager
- * leaves a GROUP's bag alone, as stock Pig's internal bags (see {@link GroupRole}). The memory
- * estimate is Pig's ({@link SizeEstimate}). Iterators read the runs back from SpongeFiles and then
- * memory, and follow the bag when it spills under them.
+ * the bag's task, as Pig writes one spill file; a default bag not read yet instead keeps what it
+ * holds and writes every later tuple straight into one run read after memory, its tail (see {@link
+ * OverflowTail}), as Pig's internal bag for a GROUP does. The memory manager leaves a GROUP's bag
+ * alone, as stock Pig's internal bags (see {@link GroupRole}). The memory estimate is Pig's ({@link
+ * SizeEstimate}). Iterators read the runs back from SpongeFiles, then memory, then the tail, and
+ * follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -50,7 +51,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   private final transient SpillRuns runs = new SpillRuns();
   private final transient SizeEstimate size = new SizeEstimate();
   private final transient SelfSpillLimit limit;
-  private final transient OldestOverflow overflow;
+  private final transient OverflowTail overflow;
   private final transient GroupRole group = new GroupRole();
   private transient boolean cleanerRegistered;
   private transient long modifications;
@@ -59,7 +60,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     this.task = Objects.requireNonNull(task, "task cannot be null");
     this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
     this.limit = new SelfSpillLimit(task);
-    this.overflow = new OldestOverflow(task, runs);
+    this.overflow = new OverflowTail(task, runs, this::countWritten);
   }
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
@@ -89,13 +90,12 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   void spilled(Run run) {}
 
   /**
-   * Whether a self-spill moves only the oldest tuples out of memory, appending them to one run the
-   * bag keeps open (and lists at the first read or whole spill), rather than writing all of memory
-   * into a new run; under the lock. Pig's internal bag for a GROUP does the same: past its limit it
-   * keeps what it holds and writes the rest, so a group just over the limit writes little (see
-   * {@link OldestOverflow}).
+   * Whether a self-spill keeps memory as it is and opens one run that every later tuple is written
+   * to (the bag's tail, read after memory), rather than writing all of memory into a new run; under
+   * the lock. Pig's internal bag for a GROUP does the same: past its limit it keeps what it holds
+   * and writes the rest, so a group just over the limit writes little (see {@link OverflowTail}).
    */
-  boolean keepsNewestInMemory() {
+  boolean writesPastLimit() {
     return false;
   }
 
@@ -108,6 +108,15 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * {@code heap x fraction / sharers}); what {@code sponge.pig.bag.self.spill=always} uses.
    */
   abstract int sharers();
+
+  /**
+   * How many bags were made together with this one, one per input of the operator filling them (see
+   * {@link Siblings}); a GROUP's, COGROUP's or JOIN's bag divides its share by it, as stock Pig's
+   * {@code InternalCachedBag(numInputs)} does. 1 for bags that are never a group's.
+   */
+  int inputs() {
+    return 1;
+  }
 
   /** Which of Pig's three bags this is. */
   abstract BagKind kind();
@@ -127,11 +136,27 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     return kind() == BagKind.DISTINCT;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException when the bag's tail run failed, or memory could not be written
+   *     ahead of it for a tuple added after the bag was read
+   */
   @Override
   public void add(Tuple tuple) {
     boolean full;
     synchronized (lock) {
       overflow.checkNotLost();
+      if (overflow.isOpen()) {
+        overflow.append(tuple);
+        mSize++;
+        size.sample(tuple);
+        modifications++;
+        return;
+      }
+      if (runs.tail() != null) {
+        listTail();
+      }
       if (addToMemory(tuple)) {
         mSize++;
         size.sample(tuple);
@@ -152,7 +177,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * stack walk), and a bag found to be a GROUP's learns whether it is a COGROUP's. Under the lock.
    */
   private boolean isFull() {
-    return limit.exceeded(memoryEstimate(), sharers(), () -> group.found(this, task));
+    return limit.exceeded(memoryEstimate(), sharers(), inputs(), () -> group.found(this, task));
   }
 
   /**
@@ -222,12 +247,11 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   /**
-   * Spills memory into a new run, or moves its oldest tuples into the open run (see {@link
-   * OldestOverflow}); {@code self} when the bag reached its own limit.
+   * Spills memory into a new run, or, for a default bag not read yet past its limit, opens its tail
+   * run (see {@link OverflowTail}); {@code self} when the bag reached its own limit.
    */
   private long spill(boolean self) {
     long count;
-    boolean newRun = true;
     synchronized (lock) {
       count = mContents.size();
       if (count == 0 || task.isClosed()) {
@@ -236,45 +260,84 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       if (!self && group.leftToItself(limit.isGroup())) {
         return 0;
       }
-      if (self && keepsNewestInMemory()) {
-        newRun = overflow.isClosed();
-        count = overflowOldest();
-        if (count == 0) {
+      if (self && writesPastLimit()) {
+        if (!openTail(count)) {
           return 0;
         }
-      } else {
-        try {
-          overflow.finish();
-        } catch (IllegalStateException e) {
-          // Pig's memory manager calls from its own thread: the task's next add or read throws.
-          LOG.error("Could not spill a bag of {}", task, e);
-          return 0;
-        }
-        if (!spillAll(self, count)) {
-          return 0;
-        }
+        count = 0;
+      } else if (!spillAll(self, count)) {
+        return 0;
       }
     }
-    if (newRun) {
-      task.count(BagCounter.BAG_SPILLS, 1);
-    }
-    task.count(BagCounter.BAG_SPILLED_TUPLES, count);
+    task.count(BagCounter.BAG_SPILLS, 1);
     if (self) {
       // Pig counts its own bags' self-spills the same way: a bag once, each tuple written.
-      if (newRun) {
-        task.count(BagCounter.BAG_SELF_SPILLS, 1);
-        incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_BAGS);
+      task.count(BagCounter.BAG_SELF_SPILLS, 1);
+      incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_BAGS);
+      if (count > 0) {
+        countWritten(count);
       }
-      incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_RECS, count);
     } else {
+      task.count(BagCounter.BAG_SPILLED_TUPLES, count);
       incSpillCount(PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT);
     }
     task.publishCounters();
     return count;
   }
 
+  /** {@code count} tuples were written by the bag's own choice (Pig's proactive records). */
+  private void countWritten(long count) {
+    task.count(BagCounter.BAG_SPILLED_TUPLES, count);
+    incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_RECS, count);
+    task.publishCounters();
+  }
+
   /**
-   * Writes all of memory, {@code count} tuples, into a new run; false if it failed. Under the lock.
+   * Opens the tail run, memory holding its {@code inMemory} tuples as they are; false if it could
+   * not be opened (memory keeps growing, the bag retries at twice its size). Under the lock.
+   */
+  private boolean openTail(long inMemory) {
+    try {
+      overflow.open();
+    } catch (IOException | RuntimeException e) {
+      spillFailed(true, inMemory, e);
+      return false;
+    }
+    registerCleaner();
+    limit.spilled();
+    return true;
+  }
+
+  /**
+   * A tuple is added after the bag's tail (the bag was read): writes memory, which comes before the
+   * tail, into a run and lists the tail after it, so the new tuple follows both. Under the lock.
+   *
+   * @throws IllegalStateException when memory could not be written (it stays, the tuple is not
+   *     added)
+   */
+  private void listTail() {
+    long count = mContents.size();
+    if (count == 0) {
+      runs.listTail();
+      return;
+    }
+    if (!spillAll(false, count)) {
+      throw new IllegalStateException(
+          "Unable to write the "
+              + count
+              + " tuples in memory of a bag of "
+              + task.taskId()
+              + " ahead of its tail run, so a tuple added after reading cannot follow them");
+    }
+    task.count(BagCounter.BAG_SPILLS, 1);
+    task.count(BagCounter.BAG_SPILLED_TUPLES, count);
+    task.publishCounters();
+  }
+
+  /**
+   * Writes all of memory, {@code count} tuples, into a new run, listed after the others and before
+   * the tail, if there is one, which is then listed after it (the tail is read after memory); false
+   * if it failed. Under the lock.
    */
   private boolean spillAll(boolean self, long count) {
     Run run;
@@ -285,6 +348,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       return false;
     }
     runs.add(run);
+    runs.listTail();
     spilled(run);
     registerCleaner();
     mContents.clear();
@@ -299,35 +363,14 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   /**
-   * The bag is read (iterated or serialized): lists the run it was appending its oldest tuples to,
-   * if any (see {@link OldestOverflow#finish()}). Under the lock.
+   * The bag is read (iterated or serialized): finishes the run it was writing the tuples past its
+   * limit to, if any, as its tail (see {@link OverflowTail#finish()}). Under the lock.
    *
    * @throws IllegalStateException when that run could not be written
    */
   final void startReading() {
     group.read();
     overflow.finish();
-  }
-
-  /**
-   * Moves the oldest tuples of memory into the run the bag appends to, so memory keeps 7/8 of the
-   * bag's self-spill limit, and returns how many moved (0 when the run could not be opened: the
-   * tuples stay in memory). Under the lock.
-   *
-   * @throws IllegalStateException when appending to a run that already holds tuples fails: they are
-   *     lost, and the task fails, as it does when Pig's own bag cannot write its spill file
-   */
-  private long overflowOldest() {
-    List<Tuple> memory = memoryList();
-    int oldest = limit.oldestToMove(memory.size(), memoryEstimate());
-    long moved =
-        overflow.move(
-            memory, oldest, this::registerCleaner, (count, e) -> spillFailed(true, count, e));
-    if (moved > 0) {
-      modifications++;
-      limit.spilled();
-    }
-    return moved;
   }
 
   /** A spill of {@code count} tuples failed: they stay in memory. Under the lock. */
@@ -404,9 +447,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     }
   }
 
-  /** Spilled runs (one SpongeFile each) the bag holds now. */
+  /** Spilled runs (one SpongeFile each) the bag holds now, its tail too. */
   public final int runCount() {
-    return runs.size();
+    return runs.size() + (runs.tail() != null ? 1 : 0);
   }
 
   /** Bytes of the bag's runs. */

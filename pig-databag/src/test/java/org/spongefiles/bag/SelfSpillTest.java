@@ -182,10 +182,12 @@ class SelfSpillTest {
   void theRuleKnowsPigsOperatorsByName() throws Exception {
     String operators =
         "org.apache.pig.backend.hadoop.executionengine.physicalLayer.relationalOperators.";
-    for (String group : List.of("POPackage", "Packager", "JoinPackager", "POCollectedGroup")) {
+    for (String group : List.of("POPackage", "Packager", "POCollectedGroup")) {
       Class.forName(operators + group, false, getClass().getClassLoader());
       assertThat(PigFillers.sharersOf(operators + group)).as(group).isEqualTo(1);
     }
+    Class.forName(operators + "JoinPackager", false, getClass().getClassLoader());
+    assertThat(PigFillers.sharersOf(operators + "JoinPackager")).isEqualTo(2);
     for (String nested :
         List.of(
             operators + "POSort", operators + "PODistinct", "org.apache.pig.builtin.Distinct")) {
@@ -253,15 +255,15 @@ class SelfSpillTest {
   }
 
   /**
-   * Past its limit, a default bag not read yet keeps its newest tuples (7/8 of its limit) and
-   * appends the oldest to one run, as Pig's InternalCachedBag keeps what it holds and writes the
-   * rest: it writes what came past the limit and an eighth, not all of memory again and again.
+   * Past its limit, a default bag not read yet keeps what it holds and writes every later tuple
+   * straight into one run, its tail, as Pig's InternalCachedBag keeps what it holds and writes the
+   * rest: it writes just what came past the limit, and no tuple past the limit stays in memory.
    * Pig's memory manager leaves it alone, as stock Pig's internal bags are not registered with it;
-   * once a second bag fills while it is unread (a COGROUP's) it spills memory after the run. Every
-   * tuple comes back in the order added.
+   * once a second bag fills while it is unread (a COGROUP's) it spills memory into a run read
+   * before the tail. Every tuple comes back in the order added, and every tuple written is counted.
    */
   @Test
-  void aDefaultBagPastItsLimitWritesOnlyItsOldestTuples() throws Exception {
+  void aDefaultBagPastItsLimitWritesWhatComesPastIt() throws Exception {
     try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
       long share = fixture.task().memory().share();
       List<Tuple> input = new RandomTuples(86, 1000).list(30_000);
@@ -269,20 +271,18 @@ class SelfSpillTest {
       int firstFull = -1;
       for (int i = 0; i < input.size(); i++) {
         bag.add(input.get(i));
-        if (firstFull < 0 && spilledTuples(fixture) > 0) {
+        if (firstFull < 0 && fixture.task().count(BagCounter.BAG_SPILLS) > 0) {
           firstFull = i;
         }
       }
 
-      long written = spilledTuples(fixture);
       assertThat(firstFull).isPositive();
-      assertThat(written + bag.inMemory()).isEqualTo(input.size());
-      assertThat(written).isLessThanOrEqualTo(input.size() - firstFull * 3L / 4);
+      int kept = bag.inMemory();
+      assertThat(kept).as("what it held when it passed its limit").isEqualTo(firstFull + 1);
       assertThat(bag.getMemorySize()).isBetween(share * 3 / 4, share + 16_384);
-      assertThat(bag.runCount()).as("listed at the first read").isZero();
+      assertThat(bag.runCount()).as("the tail is listed at the first read").isZero();
       assertThat(fixture.task().count(BagCounter.BAG_SPILLS)).isEqualTo(1);
 
-      int kept = bag.inMemory();
       assertThat(bag.spill()).as("Pig's memory manager").isZero();
       assertThat(bag.inMemory()).isEqualTo(kept);
 
@@ -294,13 +294,83 @@ class SelfSpillTest {
       assertThat(bag.spill())
           .as("Pig's memory manager, with a second bag filled before the first was read")
           .isEqualTo(kept);
-      assertThat(bag.runCount()).as("the oldest, then memory").isEqualTo(2);
+      assertThat(bag.runCount()).as("memory, the tail still open").isEqualTo(1);
       List<Tuple> more = new RandomTuples(87, 1000).list(firstFull / 2);
       more.forEach(bag::add);
+      assertThat(bag.inMemory()).as("later tuples go to the tail").isZero();
       List<Tuple> all = new ArrayList<>(input);
       all.addAll(more);
       assertSameSequence(contents(bag), all);
+      assertThat(bag.runCount()).as("memory's run, then the tail").isEqualTo(2);
       assertSameSequence(contents(other), input);
+      assertThat(spilledTuples(fixture))
+          .as("the first bag's tuples once each, the second's past its limit")
+          .isEqualTo(all.size() + input.size() - other.inMemory());
+    }
+  }
+
+  /**
+   * Default bags made together before any is filled are one packager's bags of a key, one per input
+   * (Pig's POPackage makes them so): each spills itself past its part of the share, as stock Pig's
+   * InternalCachedBag(numInputs) does. A bag made after they were filled starts a set of its own
+   * and has all of the share.
+   */
+  @Test
+  void bagsMadeTogetherDivideTheShareAsAPackagersInputs() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
+      long share = fixture.task().memory().share();
+      List<Tuple> input = new RandomTuples(90, 1000).list(20_000);
+      SpongeBag first = (SpongeBag) fixture.factory.newDefaultBag();
+      SpongeBag second = (SpongeBag) fixture.factory.newDefaultBag();
+      input.forEach(first::add);
+      input.subList(0, 100).forEach(second::add);
+      SpongeBag alone = (SpongeBag) fixture.factory.newDefaultBag();
+      input.forEach(alone::add);
+
+      assertThat(first.getMemorySize()).isBetween(share / 2 - (96 << 10), share / 2 + (64 << 10));
+      assertThat(alone.getMemorySize()).isGreaterThan(share * 3 / 4);
+      assertThat(fixture.task().count(BagCounter.BAG_SELF_SPILLS)).isEqualTo(2);
+      assertSameSequence(contents(first), input);
+      assertSameSequence(contents(second), input.subList(0, 100));
+      assertSameSequence(contents(alone), input);
+    }
+  }
+
+  /**
+   * A tuple added to a default bag after it was read follows its tail: memory is written into a run
+   * ahead of the tail first. A reader that was in memory, and one that was in the tail, read on in
+   * the order added.
+   */
+  @Test
+  void aTupleAddedAfterTheTailFollowsIt() throws Exception {
+    try (BagFixture fixture = new BagFixture(64L << 20, always("0.001"))) {
+      List<Tuple> input = new RandomTuples(88, 1000).list(20_000);
+      SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
+      input.forEach(bag::add);
+      int kept = bag.inMemory();
+      assertThat(kept).isBetween(1, input.size() - 1);
+
+      Iterator<Tuple> inMemory = bag.iterator();
+      for (int i = 0; i < kept / 2; i++) {
+        assertThat((Object) inMemory.next()).isEqualTo(input.get(i));
+      }
+      Iterator<Tuple> inTail = bag.iterator();
+      for (int i = 0; i < kept + 10; i++) {
+        assertThat((Object) inTail.next()).isEqualTo(input.get(i));
+      }
+      List<Tuple> more = new RandomTuples(89, 1000).list(500);
+      more.forEach(bag::add);
+      assertThat(bag.runCount()).as("memory's run, the tail, and no more").isEqualTo(2);
+
+      List<Tuple> all = new ArrayList<>(input);
+      all.addAll(more);
+      List<Tuple> rest = new ArrayList<>();
+      inMemory.forEachRemaining(rest::add);
+      assertSameSequence(rest, all.subList(kept / 2, all.size()));
+      rest.clear();
+      inTail.forEachRemaining(rest::add);
+      assertSameSequence(rest, all.subList(kept + 10, all.size()));
+      assertSameSequence(contents(bag), all);
     }
   }
 

@@ -22,6 +22,12 @@ public final class PigFillers {
   /** A GROUP's bag has all of the share ({@code InternalCachedBag(1)}). */
   public static final int GROUP = 1;
 
+  /**
+   * A JOIN's bag has half of it: {@code JoinPackager} gives each bag {@code
+   * InternalCachedBag(numInputs)}, and a JOIN has at least two inputs.
+   */
+  public static final int JOIN = 2;
+
   /** A nested ORDER's or DISTINCT's bag has a third ({@code InternalSortedBag(3, ...)}). */
   public static final int NESTED = 3;
 
@@ -56,7 +62,10 @@ public final class PigFillers {
       return method;
     }
 
-    /** How many bags share {@code sponge.pig.bag.memory}: {@link #GROUP} or {@link #NESTED}. */
+    /**
+     * How many bags share {@code sponge.pig.bag.memory}: {@link #GROUP}, {@link #JOIN} or {@link
+     * #NESTED}.
+     */
     public int sharers() {
       return sharers;
     }
@@ -77,7 +86,7 @@ public final class PigFillers {
       List.of(
           new Filler(OPERATORS + "POPackage", "getNextTuple", GROUP),
           new Filler(OPERATORS + "Packager", "attachInput", GROUP),
-          new Filler(OPERATORS + "JoinPackager", "attachInput", GROUP),
+          new Filler(OPERATORS + "JoinPackager", "attachInput", JOIN),
           new Filler(OPERATORS + "POCollectedGroup", "getNextTuple", GROUP),
           new Filler(TEZ_OPERATORS + "POShuffleTezLoad", "getNextTuple", GROUP),
           new Filler(OPERATORS + "POSort", "getNextTuple", NESTED),
@@ -97,6 +106,11 @@ public final class PigFillers {
   /** The filler named {@code className}, if it is one. */
   public static Optional<Filler> named(String className) {
     return Optional.ofNullable(BY_CLASS.get(className));
+  }
+
+  /** Whether bags filled with {@code sharers} are a GROUP's, COGROUP's or JOIN's. */
+  public static boolean isGroup(int sharers) {
+    return sharers == GROUP || sharers == JOIN;
   }
 
   /** What stock Pig's bag filled by {@code className} shares its memory with; NONE if unlimited. */

@@ -5,15 +5,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A bag's runs, oldest first, and the run it may be appending to after them (see {@code
- * SpongeBag}); the list holds each run (see {@link Run#retain()}) until the run leaves it. It is
- * also the cleaning action registered for the bag: when a bag that spilled becomes unreachable
- * without {@code clear()}, the list lets go of its runs from the cleaner thread, since the action
- * holds the runs but not the bag.
+ * A bag's runs, oldest first, then, for a default bag that passed its limit before it was read, the
+ * run it appends the tuples past its limit to: open while the bag fills ({@link #appending()}), its
+ * tail once the bag is read ({@link #tail()}), read after the bag's memory, which holds the tuples
+ * that came before it (see {@code SpongeBag}). The list holds each run (see {@link Run#retain()})
+ * until the run leaves it. It is also the cleaning action registered for the bag: when a bag that
+ * spilled becomes unreachable without {@code clear()}, the list lets go of its runs from the
+ * cleaner thread, since the action holds the runs but not the bag.
  */
 public final class SpillRuns implements Runnable {
   private final List<Run> runs = new ArrayList<>();
   private RunWriter appending;
+  private Run tail;
 
   public synchronized void add(Run run) {
     runs.add(run);
@@ -45,13 +48,46 @@ public final class SpillRuns implements Runnable {
     return retainOldest(Integer.MAX_VALUE);
   }
 
-  /** Bytes of every run, for tests and statistics. */
+  /** Where {@code run} is in the list: -1 when it is not listed (the tail, or gone). */
+  public synchronized int indexOf(Run run) {
+    return runs.indexOf(run);
+  }
+
+  /** Bytes of every run, the tail's too, for tests and statistics. */
   public synchronized long bytes() {
-    long total = 0;
+    long total = tail == null ? 0 : tail.bytes();
     for (Run run : runs) {
       total += run.bytes();
     }
     return total;
+  }
+
+  /** The run read after the bag's memory, or null (see the class comment). */
+  public synchronized Run tail() {
+    return tail;
+  }
+
+  /**
+   * The tail, held for the caller (who releases it) as by {@link #retainOldest(int)}, or null when
+   * there is none.
+   */
+  public synchronized Run retainTail() {
+    if (tail == null) {
+      return null;
+    }
+    tail.retain();
+    return tail;
+  }
+
+  /**
+   * Lists the tail after the other runs: the bag's memory was just written into the last of them
+   * (or was empty), so the order of its tuples is kept. Nothing happens without a tail.
+   */
+  public synchronized void listTail() {
+    if (tail != null) {
+      runs.add(tail);
+      tail = null;
+    }
   }
 
   /** The run being appended to after the listed ones, or null. */
@@ -59,7 +95,7 @@ public final class SpillRuns implements Runnable {
     return appending;
   }
 
-  /** Starts appending to {@code writer}'s run after the listed ones. */
+  /** Starts appending to {@code writer}'s run, to be read after the listed ones and memory. */
   public synchronized void startAppending(RunWriter writer) {
     if (appending != null) {
       throw new IllegalStateException("A run is being appended to already");
@@ -68,8 +104,8 @@ public final class SpillRuns implements Runnable {
   }
 
   /**
-   * Lists the run being appended to, if any, after the others: it is finished and readable. When it
-   * cannot be finished it is deleted and the tuples appended to it are lost with it.
+   * Finishes the run being appended to, if any, as the tail, readable from now on. When it cannot
+   * be finished it is deleted and the tuples appended to it are lost with it.
    *
    * @throws IOException when the run could not be finished
    */
@@ -80,7 +116,7 @@ public final class SpillRuns implements Runnable {
     }
     appending = null;
     try {
-      runs.add(writer.finish());
+      tail = writer.finish();
     } catch (IOException | RuntimeException e) {
       writer.abandon(e);
       throw e;
@@ -95,10 +131,17 @@ public final class SpillRuns implements Runnable {
     }
   }
 
-  /** Removes every run and returns them, for the caller to release outside the bag's lock. */
+  /**
+   * Removes every run, the tail too, and returns them, for the caller to release outside the bag's
+   * lock.
+   */
   public synchronized List<Run> takeAll() {
     List<Run> all = new ArrayList<>(runs);
     runs.clear();
+    if (tail != null) {
+      all.add(tail);
+      tail = null;
+    }
     return all;
   }
 

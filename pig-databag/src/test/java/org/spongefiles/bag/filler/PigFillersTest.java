@@ -71,9 +71,11 @@ class PigFillersTest {
     for (PigFillers.Filler filler : PigFillers.all()) {
       boolean nested =
           filler.className().endsWith("POSort") || filler.className().endsWith("Distinct");
+      boolean join = filler.className().endsWith("JoinPackager");
       assertThat(filler.sharers())
           .as(filler.toString())
-          .isEqualTo(nested ? PigFillers.NESTED : PigFillers.GROUP);
+          .isEqualTo(nested ? PigFillers.NESTED : join ? PigFillers.JOIN : PigFillers.GROUP);
+      assertThat(PigFillers.isGroup(filler.sharers())).isEqualTo(!nested);
       assertThat(PigFillers.named(filler.className())).contains(filler);
     }
     assertThat(PigFillers.sharersOf(DataBag.class.getName())).isEqualTo(PigFillers.NONE);

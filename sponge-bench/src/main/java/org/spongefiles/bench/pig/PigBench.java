@@ -39,6 +39,14 @@ import org.spongefiles.workloads.pig.QueryRun;
  * bench.pig.edge.heaps} (112,104,96,88 MB) and {@code bench.pig.edge.runs} (6 per variant and
  * heap).
  *
+ * <p>Alone, with {@code bench.pig.part=edge-cpu}: what spilling bags cost in wall and CPU time, a
+ * COGROUP, a hash JOIN, a skewed JOIN and a GROUP with nested ORDER and DISTINCTs, stock against
+ * the recipe ({@link PigEdgeCpu}): {@code BENCH pig-edge-<script>-<heap> ratio=<wall> cpu=<cpu>},
+ * with {@code bench.pig.cpu.pages} (300,000), {@code bench.pig.cpu.heaps} (512,160,128 MB), {@code
+ * bench.pig.cpu.runs} (6 pairs per script and heap), {@code bench.pig.cpu.scripts} (some of them,
+ * e.g. {@code median}) and {@code bench.pig.cpu.jvm} (more options for the children, e.g. a flight
+ * recording).
+ *
  * <p>Properties: {@code bench.pig.pages} (3,000,000), {@code bench.pig.heap} (256m), {@code
  * bench.pig.reps} (2), {@code bench.pig.pool.size} (2g), {@code bench.pig.mode} (local), {@code
  * bench.pig.dir} (a temporary directory), {@code bench.pig.part} ({@code all}, {@code paper},
@@ -61,6 +69,11 @@ public final class PigBench {
   private final long edgePages = Long.getLong("bench.pig.edge.pages", 300_000);
   private final String edgeHeaps = System.getProperty("bench.pig.edge.heaps", "112,104,96,88");
   private final int edgeRuns = Integer.getInteger("bench.pig.edge.runs", 6);
+  private final long cpuPages = Long.getLong("bench.pig.cpu.pages", 300_000);
+  private final String cpuHeaps = System.getProperty("bench.pig.cpu.heaps", "512,160,128");
+  private final int cpuRuns = Integer.getInteger("bench.pig.cpu.runs", 6);
+  private final String cpuJvm = System.getProperty("bench.pig.cpu.jvm", "");
+  private final String cpuScripts = System.getProperty("bench.pig.cpu.scripts", "");
   private final Path dir;
   private final Path poolDir;
   private final Path input;
@@ -89,11 +102,26 @@ public final class PigBench {
 
   private void run() throws Exception {
     if (part.equals("edge")) {
-      List<Integer> heaps = new ArrayList<>();
-      for (String heapMb : edgeHeaps.split(",")) {
-        heaps.add(Integer.parseInt(heapMb.trim()));
+      new PigEdgeFinish(dir, poolDir, edgePages, heaps(edgeHeaps), edgeRuns).run();
+      return;
+    }
+    if (part.equals("edge-cpu")) {
+      List<String> options = cpuJvm.isBlank() ? List.of() : List.of(cpuJvm.trim().split("\\s+"));
+      List<PigQuery> scripts = new ArrayList<>();
+      for (String script : cpuScripts.split(",")) {
+        if (!script.isBlank()) {
+          scripts.add(PigQuery.valueOf(script.trim().toUpperCase(Locale.ROOT)));
+        }
       }
-      new PigEdgeFinish(dir, poolDir, edgePages, heaps, edgeRuns).run();
+      new PigEdgeCpu(
+              dir,
+              poolDir,
+              cpuPages,
+              heaps(cpuHeaps),
+              cpuRuns,
+              scripts.isEmpty() ? PigEdgeCpu.SCRIPTS : scripts,
+              options)
+          .run();
       return;
     }
     if (!part.startsWith("recipe")) {
@@ -109,6 +137,14 @@ public final class PigBench {
         recipe.run();
       }
     }
+  }
+
+  private static List<Integer> heaps(String megabytes) {
+    List<Integer> heaps = new ArrayList<>();
+    for (String heapMb : megabytes.split(",")) {
+      heaps.add(Integer.parseInt(heapMb.trim()));
+    }
+    return heaps;
   }
 
   /** The paper's experiment: both queries quiet and under contention, and the bypass. */

@@ -2,6 +2,8 @@ package org.spongefiles.workloads.pig;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.pig.ExecType;
 import org.apache.pig.ExecTypeProvider;
@@ -24,14 +28,15 @@ import org.apache.pig.tools.pigstats.ScriptState;
  * {@link PigJvm}, and prints one line per query for the parent:
  *
  * <pre>
- * QUERY name=anchortext mode=local millis=5321 output=/.../out tmp_bytes=0 tmp_files=0 tmp_store=/dev/sda1 memory_cgroup=/ tmp_bag_files_left=0 POOL_BYTES_WRITTEN=...
+ * QUERY name=anchortext mode=local millis=5321 cpu_millis=9120 gc_millis=310 output=/.../out tmp_bytes=0 tmp_files=0 tmp_store=/dev/sda1 memory_cgroup=/ tmp_bag_files_left=0 POOL_BYTES_WRITTEN=...
  * </pre>
  *
- * with the SpongeFiles counters of the query's jobs, the file store of java.io.tmpdir and the JVM's
- * memory cgroup (where the node sweep placed it), and {@code DONE} at the end. Arguments: {@code
- * --mode local|mapreduce|tez_local --input DIR --work DIR --queries anchortext,quantiles
- * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code
- * HELD} line after each job ({@link JobEndHeld}).
+ * with the CPU time the whole JVM spent during the query and the collectors' time, the SpongeFiles
+ * counters of the query's jobs, the file store of java.io.tmpdir and the JVM's memory cgroup (where
+ * the node sweep placed it), and {@code DONE} at the end. Arguments: {@code --mode
+ * local|mapreduce|tez_local --input DIR --work DIR --queries anchortext,quantiles --properties FILE
+ * [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code HELD} line after
+ * each job ({@link JobEndHeld}).
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
@@ -87,6 +92,9 @@ public final class PigWorkloadRunner {
     TmpWrites writes = measureTmp ? new TmpWrites(tmp, work.resolve(label + ".jfr")) : null;
     PigServer pig = new PigServer(mode, properties);
     long start = System.nanoTime();
+    long cpuStart = cpuNanos();
+    long gcStart = gcMillis();
+    Map<String, Long> vmStart = vmThreadCpuMillis();
     List<ExecJob> jobs;
     try {
       if (heldAfterJobs) {
@@ -101,6 +109,9 @@ public final class PigWorkloadRunner {
       pig.shutdown();
     }
     long millis = (System.nanoTime() - start) / 1_000_000;
+    long cpuMillis = (cpuNanos() - cpuStart) / 1_000_000;
+    long gcMillis = gcMillis() - gcStart;
+    Map<String, Long> vmEnd = vmThreadCpuMillis();
     for (ExecJob job : jobs) {
       if (job.getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
         throw new IllegalStateException(
@@ -111,6 +122,14 @@ public final class PigWorkloadRunner {
     line.append(" name=").append(query.label());
     line.append(" mode=").append(mode.name().toLowerCase(Locale.ROOT));
     line.append(" millis=").append(millis);
+    line.append(" cpu_millis=").append(cpuMillis);
+    line.append(" gc_millis=").append(gcMillis);
+    for (Map.Entry<String, Long> vm : vmEnd.entrySet()) {
+      line.append(' ')
+          .append(vm.getKey())
+          .append('=')
+          .append(vm.getValue() - vmStart.getOrDefault(vm.getKey(), 0L));
+    }
     line.append(" output=").append(output);
     if (writes != null) {
       writes.stop();
@@ -136,6 +155,64 @@ public final class PigWorkloadRunner {
     }
     System.out.println(line);
     System.out.flush();
+  }
+
+  /** CPU time of every thread of this JVM so far (Pig's, Hadoop's, the collector's, the JIT's). */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  /** Time the collectors report so far (pauses, and for G1's concurrent cycles their duration). */
+  private static long gcMillis() {
+    long millis = 0;
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      millis += Math.max(0, collector.getCollectionTime());
+    }
+    return millis;
+  }
+
+  /**
+   * CPU time of the JVM's own threads so far, by what they do, from Linux's {@code
+   * /proc/self/task/<tid>/stat} (clock ticks, 10 ms): {@code cpu_gc_millis} (the collector's
+   * workers, concurrent and refinement threads), {@code cpu_jit_millis} (the compilers). Empty
+   * elsewhere. The rest of {@code cpu_millis} is Java code.
+   */
+  private static Map<String, Long> vmThreadCpuMillis() throws IOException {
+    Map<String, Long> cpu = new LinkedHashMap<>();
+    Path tasks = Path.of("/proc/self/task");
+    if (!Files.isDirectory(tasks)) {
+      return cpu;
+    }
+    cpu.put("cpu_gc_millis", 0L);
+    cpu.put("cpu_jit_millis", 0L);
+    List<Path> threads;
+    try (Stream<Path> list = Files.list(tasks)) {
+      threads = list.collect(Collectors.toList());
+    }
+    for (Path thread : threads) {
+      String name;
+      String stat;
+      try {
+        name = Files.readString(thread.resolve("comm")).trim();
+        stat = Files.readString(thread.resolve("stat"));
+      } catch (IOException ended) {
+        continue;
+      }
+      String kind =
+          name.startsWith("GC Thread") || name.startsWith("G1 ")
+              ? "cpu_gc_millis"
+              : name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")
+                  ? "cpu_jit_millis"
+                  : null;
+      if (kind != null) {
+        // Fields after the parenthesized name: state is the 3rd, utime the 14th, stime the 15th.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        cpu.merge(kind, ticks * 10, Long::sum);
+      }
+    }
+    return cpu;
   }
 
   /**

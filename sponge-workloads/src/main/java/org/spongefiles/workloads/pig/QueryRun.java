@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What a child JVM reported for one query: time, output, counters, bytes to java.io.tmpdir. */
+/**
+ * What a child JVM reported for one query: time, CPU time, output, counters, bytes to
+ * java.io.tmpdir.
+ */
 public final class QueryRun {
   private final Map<String, String> fields;
 
@@ -34,6 +37,16 @@ public final class QueryRun {
 
   public long millis() {
     return Long.parseLong(fields.get("millis"));
+  }
+
+  /** CPU time of the whole child JVM during the query, every thread's. */
+  public long cpuMillis() {
+    return Long.parseLong(fields.get("cpu_millis"));
+  }
+
+  /** Time the child's collectors reported during the query. */
+  public long gcMillis() {
+    return Long.parseLong(fields.get("gc_millis"));
   }
 
   public Path output() {

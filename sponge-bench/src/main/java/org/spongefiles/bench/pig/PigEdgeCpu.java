@@ -1,0 +1,221 @@
+package org.spongefiles.bench.pig;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.spongefiles.testkit.data.WebCrawlGenerator;
+import org.spongefiles.workloads.BenchReport;
+import org.spongefiles.workloads.pig.PigFiles;
+import org.spongefiles.workloads.pig.PigJvm;
+import org.spongefiles.workloads.pig.PigQuery;
+import org.spongefiles.workloads.pig.PigReference;
+import org.spongefiles.workloads.pig.QueryRun;
+
+/**
+ * What spilling bags cost in time and CPU, stock Pig against the recipe as shipped, at heaps from
+ * roomy down to stock's least: a COGROUP, a hash JOIN, a skewed JOIN and a GROUP with nested ORDER
+ * and DISTINCTs ({@link PigQuery#COGROUP}, {@link PigQuery#JOIN}, {@link PigQuery#JOIN_SKEWED},
+ * {@link PigQuery#MEDIAN}), each in a child JVM of its own (local mode, {@code io.sort.mb} 32 and a
+ * shuffle input buffer of 0.3 for both variants), the two variants alternating which goes first,
+ * {@code runs} pairs per script and heap. Wall time is the query's; CPU time is the whole child
+ * JVM's during the query (every thread: Pig, Hadoop, the collector, the compiler). The first pair's
+ * outputs must be equal.
+ *
+ * <p>Prints {@code BENCH pig-edge-<script>-<heap> ratio=<recipe/stock wall> cpu=<recipe/stock CPU>}
+ * (targets: wall <= 1.05, CPU <= 1.03), ratios of the means, with each pair's ratio's mean and
+ * twice its standard error, and the spills each variant counted.
+ */
+final class PigEdgeCpu {
+  /** The four scripts, in the order they run. */
+  static final List<PigQuery> SCRIPTS =
+      List.of(PigQuery.COGROUP, PigQuery.JOIN, PigQuery.JOIN_SKEWED, PigQuery.MEDIAN);
+
+  private final Path dir;
+  private final Path poolDir;
+  private final long pages;
+  private final List<Integer> heapsMb;
+  private final int runs;
+  private final List<String> childOptions;
+  private final List<PigQuery> scripts;
+  private final Path input;
+  private int runCount;
+
+  PigEdgeCpu(
+      Path dir,
+      Path poolDir,
+      long pages,
+      List<Integer> heapsMb,
+      int runs,
+      List<PigQuery> scripts,
+      List<String> childOptions) {
+    this.dir = dir;
+    this.poolDir = poolDir;
+    this.pages = pages;
+    this.heapsMb = List.copyOf(heapsMb);
+    this.runs = runs;
+    this.scripts = List.copyOf(scripts);
+    this.childOptions = List.copyOf(childOptions);
+    this.input = dir.resolve("cpu-pages");
+  }
+
+  void run() throws Exception {
+    long bytes = new WebCrawlGenerator(2016).write(input, pages, 2);
+    BenchReport.info(
+        "edge cpu: %,d pages (%.1f MB), heaps %s MB, %d pairs per script and heap",
+        pages, bytes / 1e6, heapsMb, runs);
+    Map<String, List<QueryRun[]>> pairs = new HashMap<>();
+    for (int run = 0; run < runs; run++) {
+      for (int heapMb : heapsMb) {
+        for (PigQuery query : scripts) {
+          QueryRun[] pair = new QueryRun[2];
+          for (int v = 0; v < 2; v++) {
+            boolean recipe = (run % 2 == 1) == (v == 0);
+            QueryRun result = runOne(query, heapMb, recipe);
+            pair[recipe ? 1 : 0] = result;
+            BenchReport.info(
+                "  %s %d MB run %d %s: %.2f s, cpu %.2f s (collector threads %.2f s, compilers %.2f s),"
+                    + " gc %.2f s; %s",
+                query.label(),
+                heapMb,
+                run,
+                recipe ? "recipe" : "stock",
+                result.millis() / 1e3,
+                result.cpuMillis() / 1e3,
+                result.counter("cpu_gc_millis") / 1e3,
+                result.counter("cpu_jit_millis") / 1e3,
+                result.gcMillis() / 1e3,
+                spills(result));
+          }
+          if (run == 0) {
+            checkSameAnswer(query, heapMb, pair);
+          }
+          PigFiles.deleteTree(pair[0].output().getParent());
+          PigFiles.deleteTree(pair[1].output().getParent());
+          pairs.computeIfAbsent(key(query, heapMb), k -> new ArrayList<>()).add(pair);
+        }
+      }
+    }
+    for (int heapMb : heapsMb) {
+      for (PigQuery query : scripts) {
+        report(query, heapMb, pairs.get(key(query, heapMb)));
+      }
+    }
+  }
+
+  private static String key(PigQuery query, int heapMb) {
+    return query.label() + "-" + heapMb;
+  }
+
+  private static void report(PigQuery query, int heapMb, List<QueryRun[]> pairs) {
+    double[] wall = new double[2];
+    double[] cpu = new double[2];
+    double[] wallRatios = new double[pairs.size()];
+    double[] cpuRatios = new double[pairs.size()];
+    long[] spills = new long[2];
+    for (int i = 0; i < pairs.size(); i++) {
+      QueryRun[] pair = pairs.get(i);
+      for (int v = 0; v < 2; v++) {
+        wall[v] += pair[v].millis();
+        cpu[v] += pair[v].cpuMillis();
+        spills[v] += bagSpills(pair[v]);
+      }
+      wallRatios[i] = pair[1].millis() / (double) pair[0].millis();
+      cpuRatios[i] = pair[1].cpuMillis() / (double) pair[0].cpuMillis();
+    }
+    int n = pairs.size();
+    BenchReport.bench(
+        "pig-edge-" + query.label() + "-" + heapMb,
+        wall[1] / wall[0],
+        String.format(
+            Locale.ROOT,
+            "cpu=%.3f stock_s=%.2f recipe_s=%.2f stock_cpu_s=%.2f recipe_cpu_s=%.2f"
+                + " pair_wall=%.3f+-%.3f pair_cpu=%.3f+-%.3f pairs=%d bag_spills_stock=%.1f"
+                + " bag_spills_recipe=%.1f (targets: wall <= 1.05, cpu <= 1.03)",
+            cpu[1] / cpu[0],
+            wall[0] / n / 1e3,
+            wall[1] / n / 1e3,
+            cpu[0] / n / 1e3,
+            cpu[1] / n / 1e3,
+            mean(wallRatios),
+            twoStandardErrors(wallRatios),
+            mean(cpuRatios),
+            twoStandardErrors(cpuRatios),
+            n,
+            spills[0] / (double) n,
+            spills[1] / (double) n));
+  }
+
+  private static double mean(double[] values) {
+    double sum = 0;
+    for (double value : values) {
+      sum += value;
+    }
+    return sum / values.length;
+  }
+
+  private static double twoStandardErrors(double[] values) {
+    if (values.length < 2) {
+      return Double.NaN;
+    }
+    double mean = mean(values);
+    double squares = 0;
+    for (double value : values) {
+      squares += (value - mean) * (value - mean);
+    }
+    return 2 * Math.sqrt(squares / (values.length - 1) / values.length);
+  }
+
+  /**
+   * Bag spills of either variant: Pig's own counters count stock's bags (proactive and the memory
+   * manager's), and the recipe's bags count both Pig's and ours.
+   */
+  private static long bagSpills(QueryRun run) {
+    return run.counter("PROACTIVE_SPILL_COUNT_BAGS")
+        + run.counter("SPILLABLE_MEMORY_MANAGER_SPILL_COUNT");
+  }
+
+  private static String spills(QueryRun run) {
+    return String.format(
+        Locale.ROOT,
+        "Pig's counters: proactive %d bags / %d records, memory manager %d; ours: %d spills"
+            + " (%d by themselves), %d tuples, pool %.1f MB, disk %.1f MB",
+        run.counter("PROACTIVE_SPILL_COUNT_BAGS"),
+        run.counter("PROACTIVE_SPILL_COUNT_RECS"),
+        run.counter("SPILLABLE_MEMORY_MANAGER_SPILL_COUNT"),
+        run.counter("BAG_SPILLS"),
+        run.counter("BAG_SELF_SPILLS"),
+        run.counter("BAG_SPILLED_TUPLES"),
+        run.counter("POOL_BYTES_WRITTEN") / 1e6,
+        run.counter("DISK_BYTES_WRITTEN") / 1e6);
+  }
+
+  private static void checkSameAnswer(PigQuery query, int heapMb, QueryRun[] pair)
+      throws Exception {
+    List<String> stock = PigReference.sortedLines(pair[0].output());
+    if (stock.isEmpty() || !stock.equals(PigReference.sortedLines(pair[1].output()))) {
+      throw new IllegalStateException(
+          query + " at " + heapMb + " MB: the recipe answered differently from stock Pig");
+    }
+  }
+
+  private QueryRun runOne(PigQuery query, int heapMb, boolean recipe) throws Exception {
+    PigJvm child =
+        new PigJvm(input, dir.resolve("cpu-run-" + (++runCount)))
+            .heap(heapMb + "m")
+            .jvmOptions(childOptions.toArray(new String[0]))
+            .queries(query)
+            .set("mapreduce.task.io.sort.mb", "32")
+            .set("mapreduce.reduce.shuffle.input.buffer.percent", "0.3");
+    if (recipe) {
+      child
+          .recipe()
+          .set("sponge.pool.dir", poolDir.toString())
+          .set("sponge.pool.name", "pigbench-cpu")
+          .set("sponge.pool.permissions", "rw-------");
+    }
+    return child.run().get(0);
+  }
+}
