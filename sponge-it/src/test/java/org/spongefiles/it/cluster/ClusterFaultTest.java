@@ -52,7 +52,8 @@ import org.spongefiles.testkit.data.NumbersGenerator;
  *
  * <p>Four 4 MiB pools (every NodeManager fits reducers), so a reducer fills its node's pool, then
  * the other server of its rack, then disk. Not in the default build (about 9 minutes): profile
- * {@code cluster} of sponge-it runs it with {@code -Dcluster.faults=true} (docs/benchmarks.md).
+ * {@code cluster} of sponge-it runs it with {@code -Dcluster.bench.skip=true
+ * -Dcluster.faults.skip=false} (docs/benchmarks.md).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -77,7 +78,6 @@ class ClusterFaultTest {
   private long[] counts = new long[2];
   private String expected;
   private long baselineMillis;
-  private final Map<String, ClusterNode> byHost = new HashMap<>();
 
   @BeforeAll
   void startCluster() throws Exception {
@@ -104,7 +104,6 @@ class ClusterFaultTest {
     cluster = HadoopCluster.start(settings);
     runDir = cluster.dir;
     namespaces = cluster.network().namespaces();
-    cluster.workers().forEach(node -> byHost.put(node.host, node));
     System.out.printf(
         "cluster up in %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
     ClusterJob baseline = job(List.of());
@@ -120,11 +119,13 @@ class ClusterFaultTest {
 
   @AfterAll
   void stopCluster() throws Exception {
+    if (work != null) {
+      StaleResources.deleteTree(work);
+    }
     if (cluster == null) {
       return;
     }
     cluster.close();
-    StaleResources.deleteTree(work);
     ClusterLeftovers.assertNone(runDir, namespaces);
     // The tasks' pools are the nodes' tmpfs mounts: no pool of the default directory appeared.
     Set<String> added = shm();
