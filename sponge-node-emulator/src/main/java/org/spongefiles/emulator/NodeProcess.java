@@ -91,6 +91,11 @@ public final class NodeProcess implements Closeable {
     return line.substring("READY ".length()).split(" ");
   }
 
+  /** The name it was started under, e.g. {@code nodemanager of rack1-node1}. */
+  public String name() {
+    return name;
+  }
+
   public long pid() {
     return process.pid();
   }

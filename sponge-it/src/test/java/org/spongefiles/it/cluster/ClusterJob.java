@@ -29,6 +29,9 @@ final class ClusterJob {
   /** Each succeeded task attempt's host. */
   final Map<String, String> attempts = new HashMap<>();
 
+  /** The attempts that failed or were killed: attempt to its host, status and diagnostics. */
+  final Map<String, String> unsuccessful = new TreeMap<>();
+
   private ClusterJob(String output, long elapsedMillis) {
     this.output = output;
     this.elapsedMillis = elapsedMillis;
@@ -45,6 +48,18 @@ final class ClusterJob {
    */
   static ClusterJob submit(HadoopCluster cluster, String mode, Path input, long[] counts, Path work)
       throws IOException, InterruptedException {
+    return submit(cluster, mode, input, counts, work, List.of());
+  }
+
+  /** As above, with {@code settings} ({@code key=value}) set in the job's configuration. */
+  static ClusterJob submit(
+      HadoopCluster cluster,
+      String mode,
+      Path input,
+      long[] counts,
+      Path work,
+      List<String> settings)
+      throws IOException, InterruptedException {
     Path output = work.resolve("output-" + mode);
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -59,6 +74,7 @@ final class ClusterJob {
             "/median",
             output.toString(),
             Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(","))));
+    command.addAll(settings);
     ProcessBuilder builder =
         new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
     builder.environment().putAll(cluster.environment(cluster.master()));
@@ -89,9 +105,13 @@ final class ClusterJob {
         run.counters.put(fields[1] + " " + fields[2], Long.parseLong(fields[3]));
       } else if (fields[0].equals("ATTEMPT") && fields.length == 3) {
         run.attempts.put(fields[1], fields[2]);
+      } else if (fields[0].equals("UNSUCCESSFUL") && fields.length >= 4) {
+        run.unsuccessful.put(fields[1], line.substring(line.indexOf(fields[2])));
       }
     }
-    System.out.printf("%s job: %d ms, %s%n", mode, elapsed, run.counters);
+    System.out.printf(
+        "%s job: %d ms, %s, unsuccessful attempts %s%n",
+        mode, elapsed, run.counters, run.unsuccessful);
     return run;
   }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.spongefiles.emulator.EmulatorSupport;
-import org.spongefiles.emulator.HostCommand;
 import org.spongefiles.emulator.StaleResources;
-import org.spongefiles.emulator.Teardown;
 import org.spongefiles.emulator.cluster.ClusterNode;
 import org.spongefiles.emulator.cluster.ClusterSettings;
 import org.spongefiles.emulator.cluster.HadoopCluster;
@@ -234,25 +231,7 @@ class ClusterSmokeTest {
     }
 
     // Nothing of the cluster is left: namespaces, /etc/netns entries, mounts, processes, files.
-    String left = HostCommand.run("ip", "netns", "list");
-    for (String namespace : namespaces) {
-      assertThat(left).doesNotContain(namespace);
-    }
-    assertThat(left).doesNotContain(Teardown.prefix());
-    assertThat(Path.of("/etc/netns"))
-        .satisfiesAnyOf(
-            dir -> assertThat(dir).doesNotExist(),
-            dir ->
-                assertThat(dir.toFile().list())
-                    .noneMatch(name -> name.startsWith(Teardown.prefix())));
-    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(runDir.toString());
-    assertThat(runDir).doesNotExist();
-    List<String> processes =
-        ProcessHandle.allProcesses()
-            .map(p -> p.info().commandLine().orElse(""))
-            .filter(line -> line.contains(runDir.toString()))
-            .collect(Collectors.toList());
-    assertThat(processes).as("processes of the cluster").isEmpty();
+    ClusterLeftovers.assertNone(runDir, namespaces);
   }
 
   /**

@@ -25,11 +25,13 @@ import org.spongefiles.workloads.median.MedianJob;
  * into HDFS once, the output read back into a local file. {@code stock} runs Hadoop's shuffle,
  * {@code ours} the cluster's mapred-site.xml (SpongeShuffle). Prints {@code ELAPSED <ms>}, one
  * {@code COUNTER <group> <name> <value>} line per counter of the {@code SpongeFiles} group and of
- * the task counters, one {@code ATTEMPT <attempt> <host>} line per task attempt that succeeded, and
- * exits 0 when the job succeeded.
+ * the task counters, one {@code ATTEMPT <attempt> <host>} line per task attempt that succeeded, one
+ * {@code UNSUCCESSFUL <attempt> <host> <status> <diagnostics on one line>} line per attempt that
+ * failed or was killed, and exits 0 when the job succeeded. Arguments {@code key=value} after the
+ * counts set keys of the job's configuration (a fault test's speculation or tiers).
  *
  * <pre>
- * java -cp &lt;master conf&gt;:... MedianClient stock|ours &lt;local input&gt; &lt;hdfs dir&gt; &lt;local output file&gt; &lt;count,count,...&gt;
+ * java -cp &lt;master conf&gt;:... MedianClient stock|ours &lt;local input&gt; &lt;hdfs dir&gt; &lt;local output file&gt; &lt;count,count,...&gt; [key=value ...]
  * </pre>
  */
 public final class MedianClient {
@@ -40,10 +42,10 @@ public final class MedianClient {
   private MedianClient() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 5 || !(args[0].equals(STOCK) || args[0].equals(OURS))) {
+    if (args.length < 5 || !(args[0].equals(STOCK) || args[0].equals(OURS))) {
       System.err.println(
           "usage: MedianClient stock|ours <local input> <hdfs dir> <local output file>"
-              + " <count,count,...>");
+              + " <count,count,...> [key=value ...]");
       System.exit(2);
     }
     Configuration conf = new Configuration();
@@ -57,6 +59,14 @@ public final class MedianClient {
     fs.delete(output, true);
     long[] counts = Arrays.stream(args[4].split(",")).mapToLong(Long::parseLong).toArray();
     MiniYarn.smallJob(conf);
+    for (String setting : Arrays.asList(args).subList(5, args.length)) {
+      int equals = setting.indexOf('=');
+      if (equals < 1) {
+        System.err.println("MedianClient: expected key=value, got '" + setting + "'");
+        System.exit(2);
+      }
+      conf.set(setting.substring(0, equals), setting.substring(equals + 1));
+    }
     if (args[0].equals(STOCK)) {
       conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HADOOP_SHUFFLE);
     }
@@ -72,9 +82,22 @@ public final class MedianClient {
       System.out.println("COUNTER tasks " + counter.getName() + " " + counter.getValue());
     }
     for (TaskCompletionEvent event : events(job)) {
+      String host = java.net.URI.create(event.getTaskTrackerHttp()).getHost();
       if (event.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
-        String host = java.net.URI.create(event.getTaskTrackerHttp()).getHost();
         System.out.println("ATTEMPT " + event.getTaskAttemptId() + " " + host);
+      } else {
+        String diagnostics =
+            String.join(" | ", job.getTaskDiagnostics(event.getTaskAttemptId()))
+                .replaceAll("\\s+", " ");
+        System.out.println(
+            "UNSUCCESSFUL "
+                + event.getTaskAttemptId()
+                + " "
+                + host
+                + " "
+                + event.getStatus()
+                + " "
+                + diagnostics);
       }
     }
     StringBuilder text = new StringBuilder();

@@ -148,8 +148,8 @@ public final class HadoopCluster extends HostResource {
         "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
         384);
     for (ClusterNode worker : network.workers()) {
-      launch(worker, "datanode", "org.apache.hadoop.hdfs.server.datanode.DataNode", 128);
-      launch(worker, "nodemanager", "org.apache.hadoop.yarn.server.nodemanager.NodeManager", 256);
+      launchWorker(worker, WorkerDaemon.DATANODE);
+      launchWorker(worker, WorkerDaemon.NODEMANAGER);
     }
     join(List.of(format));
     launch(master, "namenode", "org.apache.hadoop.hdfs.server.namenode.NameNode", 256);
@@ -157,27 +157,10 @@ public final class HadoopCluster extends HostResource {
     join(List.of(zookeeper));
     List<CompletableFuture<Void>> sponge = new ArrayList<>();
     for (ClusterNode tracker : trackers()) {
-      sponge.add(
-          async(
-              () ->
-                  HostCommand.run(
-                      tracker.run(
-                          List.of(
-                              script("sponge-tracker"),
-                              "start",
-                              "-Dsponge.tracker.bind.host=0.0.0.0",
-                              "-Dsponge.tracker.port=" + TRACKER_PORT,
-                              "-Dsponge.tracker.address=" + tracker.host + ":" + TRACKER_PORT,
-                              "-Dsponge.tracker.metrics.port=" + TRACKER_METRICS_PORT,
-                              "-Dsponge.tracker.poll.interval=250ms")),
-                      environment(tracker))));
+      sponge.add(async(() -> startSponge(tracker, WorkerDaemon.TRACKER)));
     }
     for (ClusterNode worker : network.workers()) {
-      sponge.add(
-          async(
-              () ->
-                  HostCommand.run(
-                      worker.run(List.of(script("sponge-server"), "start")), environment(worker))));
+      sponge.add(async(() -> startSponge(worker, WorkerDaemon.SPONGE_SERVER)));
     }
     join(sponge);
     awaitReady();
@@ -275,6 +258,8 @@ public final class HadoopCluster extends HostResource {
         .set("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", 99)
         .set("yarn.scheduler.minimum-allocation-mb", 128)
         .set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 250)
+        // A NodeManager silent for 10 s (not 10 min) is lost: its containers are reported dead.
+        .set("yarn.nm.liveness-monitor.expiry-interval-ms", 10_000)
         .set("yarn.application.classpath", classpath)
         .write(conf.resolve("yarn-site.xml"));
     String tasks =
@@ -372,6 +357,108 @@ public final class HadoopCluster extends HostResource {
       }
       return found.get(0);
     }
+  }
+
+  /** Starts a sponge daemon of {@code node} with the distribution's script, as at the start. */
+  private void startSponge(ClusterNode node, WorkerDaemon daemon) throws IOException {
+    List<String> command = new ArrayList<>(List.of(script("sponge-" + daemon.name), "start"));
+    if (daemon == WorkerDaemon.TRACKER) {
+      command.addAll(
+          List.of(
+              "-Dsponge.tracker.bind.host=0.0.0.0",
+              "-Dsponge.tracker.port=" + TRACKER_PORT,
+              "-Dsponge.tracker.address=" + node.host + ":" + TRACKER_PORT,
+              "-Dsponge.tracker.metrics.port=" + TRACKER_METRICS_PORT,
+              "-Dsponge.tracker.poll.interval=250ms"));
+    }
+    HostCommand.run(node.run(command), environment(node));
+  }
+
+  private void launchWorker(ClusterNode worker, WorkerDaemon daemon) throws IOException {
+    launch(worker, daemon.name, daemon.main, daemon.heapMb);
+  }
+
+  /**
+   * Kills {@code daemon} of {@code node} with SIGKILL, as a crash or an OOM kill would, and waits
+   * until it is gone; returns its pid. What it started (YARN's containers) keeps running: {@link
+   * #killContainers} kills those.
+   */
+  public long kill(ClusterNode node, WorkerDaemon daemon) throws IOException {
+    long pid;
+    if (daemon.main == null) {
+      Path pidFile = nodeDir(node).resolve("run/sponge-" + daemon.name + "-default.pid");
+      pid = Long.parseLong(Files.readString(pidFile).trim());
+    } else {
+      String name = daemon.name + " of " + node.host;
+      NodeProcess process =
+          daemons.stream()
+              .filter(running -> running.name().equals(name))
+              .findFirst()
+              .orElseThrow(() -> new IOException("No " + name + " runs in the cluster"));
+      daemons.remove(process);
+      pid = process.pid();
+    }
+    ProcessHandle handle =
+        ProcessHandle.of(pid)
+            .orElseThrow(() -> new IOException(daemon + " of " + node + ": no process " + pid));
+    handle.destroyForcibly();
+    handle.onExit().join();
+    return pid;
+  }
+
+  /**
+   * Kills with SIGKILL every process of YARN's containers on {@code node} (their command lines name
+   * a {@code container_} directory), as when the node's NodeManager dies with them; returns how
+   * many.
+   */
+  public int killContainers(ClusterNode node) throws IOException {
+    Map<Long, String> containers = processes(node, "container_");
+    for (long pid : containers.keySet()) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+    for (long pid : containers.keySet()) {
+      ProcessHandle.of(pid).ifPresent(process -> process.onExit().join());
+    }
+    return containers.size();
+  }
+
+  /**
+   * Starts {@code daemon} of {@code node} again (after {@link #kill}) and waits until the cluster
+   * is ready again, as at the start.
+   */
+  public void restart(ClusterNode node, WorkerDaemon daemon) throws IOException {
+    if (daemon.main == null) {
+      startSponge(node, daemon);
+    } else {
+      launchWorker(node, daemon);
+    }
+    awaitReady();
+  }
+
+  /**
+   * The processes running on {@code node} (in its network namespace) whose command line contains
+   * {@code fragment}, pid to command line (arguments joined by spaces).
+   */
+  public Map<Long, String> processes(ClusterNode node, String fragment) throws IOException {
+    Map<Long, String> found = new java.util.TreeMap<>();
+    for (String pid :
+        HostCommand.attempt("ip", "netns", "pids", node.namespace).output.split("\\s+")) {
+      if (!pid.matches("\\d+")) {
+        continue;
+      }
+      Path cmdline = Path.of("/proc", pid, "cmdline");
+      String command;
+      try {
+        command = new String(Files.readAllBytes(cmdline), java.nio.charset.StandardCharsets.UTF_8);
+      } catch (IOException gone) {
+        continue;
+      }
+      command = command.replace('\0', ' ').trim();
+      if (command.contains(fragment)) {
+        found.put(Long.parseLong(pid), command);
+      }
+    }
+    return found;
   }
 
   private void launch(ClusterNode node, String daemon, String main, int heapMb) throws IOException {

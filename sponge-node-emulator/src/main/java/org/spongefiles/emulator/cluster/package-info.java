@@ -40,6 +40,13 @@
  *   <li>A NameNode with no blocks leaves safe mode at once with {@code
  *       dfs.namenode.safemode.extension=0}; one-second DataNode heartbeats and 250 ms NodeManager
  *       heartbeats make the start and the jobs quicker.
+ *   <li>A NodeManager killed with its containers is lost to the ResourceManager only after {@code
+ *       yarn.nm.liveness-monitor.expiry-interval-ms} (10 minutes by default; 10 s here), and the
+ *       application master runs the reduce that ran there again only after it gave up stopping that
+ *       container ({@code yarn.client.nodemanager-connect.max-wait-ms}, 3 minutes, left at Hadoop's
+ *       default): {@link org.spongefiles.emulator.cluster.HadoopCluster#kill} and {@code restart}
+ *       act on one worker daemon ({@link org.spongefiles.emulator.cluster.WorkerDaemon}) for the
+ *       fault tests.
  *   <li>A sponge server reads no core-site.xml: its rack comes from {@code
  *       net.topology.script.file.name} in its own {@code sponge-site.xml} (the same script).
  *   <li>Per-node {@code sponge.pool.dir} is a {@code <final>} property of the worker's
