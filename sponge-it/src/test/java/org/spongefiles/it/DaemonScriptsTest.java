@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,11 +67,11 @@ class DaemonScriptsTest {
     return "<property><name>" + name + "</name><value>" + value + "</value></property>";
   }
 
-  private Result run(String... args) throws Exception {
+  private ScriptRun run(String... args) throws Exception {
     return runScript(script, args);
   }
 
-  private Result runScript(Path script, String... args) throws Exception {
+  private ScriptRun runScript(Path script, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("bash", script.toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -85,10 +83,7 @@ class DaemonScriptsTest {
     builder
         .environment()
         .put("SPONGE_TRACKER_OPTS", "-Xmx128m -Dzookeeper.admin.enableServer=false");
-    Process process = builder.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Result(process.exitValue(), output);
+    return ScriptRun.of(builder);
   }
 
   private String[] instance(String name, int port) {
@@ -109,14 +104,14 @@ class DaemonScriptsTest {
   void twoServersFromOneConfigFileLendTheirMemoryAndStopCleanly() throws Exception {
     int portA = freePort();
     int portB = freePort();
-    Result a = run(instance("a", portA));
+    ScriptRun a = run(instance("a", portA));
     assertThat(a.exit).as(a.output).isZero();
     assertThat(a.output).contains("sponge-server-a started").contains("READY 127.0.0.1:" + portA);
-    Result b = run(instance("b", portB));
+    ScriptRun b = run(instance("b", portB));
     assertThat(b.exit).as(b.output).isZero();
     assertThat(run(instance("a", portA)).output).contains("already running");
 
-    Result status = run("status", "--instance", "a");
+    ScriptRun status = run("status", "--instance", "a");
     assertThat(status.exit).as(status.output).isZero();
     assertThat(status.output).contains("healthy: 127.0.0.1:" + portA).contains("32 of 32 chunks");
     assertThat(Files.exists(home.resolve("run/sponge-server-a.pid"))).isTrue();
@@ -153,7 +148,7 @@ class DaemonScriptsTest {
     Path poolB = pools.get(1);
     String user = System.getProperty("user.name");
     assertThat(files(poolA)).contains("sponge-pool-" + user + ".meta");
-    Result inUse = sponge("pool", "rm", "--pool-dir", poolB.toString());
+    ScriptRun inUse = sponge("pool", "rm", "--pool-dir", poolB.toString());
     assertThat(inUse.exit).as(inUse.output).isEqualTo(2);
     assertThat(inUse.output)
         .contains(
@@ -161,7 +156,7 @@ class DaemonScriptsTest {
         .contains(Files.readString(home.resolve("run/sponge-server-b.pid")).strip())
         .contains("Nothing removed.");
 
-    Result stopA = run("stop", "--instance", "a");
+    ScriptRun stopA = run("stop", "--instance", "a");
     assertThat(stopA.exit).isZero();
     assertThat(stopA.output)
         .contains("sponge-server-a stopped")
@@ -171,7 +166,7 @@ class DaemonScriptsTest {
     assertThat(Files.readString(home.resolve("logs/sponge-server-a.log")))
         .contains("Sponge server 127.0.0.1:" + portA + " stopped");
     assertThat(run("status", "--instance", "a").exit).isEqualTo(3);
-    Result stopB = run("stop", "--instance", "b", "--keep-pool");
+    ScriptRun stopB = run("stop", "--instance", "b", "--keep-pool");
     assertThat(stopB.exit).isZero();
     assertThat(stopB.output).contains("sponge-server-b stopped").contains("kept its pool");
     List<String> kept = new ArrayList<>(files(poolB));
@@ -179,13 +174,13 @@ class DaemonScriptsTest {
     kept.remove("sponge-leases");
     assertThat(kept)
         .contains("sponge-pool-" + user + ".meta", "sponge-pool-" + user + ".meta.token-key");
-    Result rm = sponge("pool", "rm", "--pool-dir", poolB.toString());
+    ScriptRun rm = sponge("pool", "rm", "--pool-dir", poolB.toString());
     assertThat(rm.exit).as(rm.output).isZero();
     assertThat(rm.output)
         .contains(
             "removed pool sponge-pool-" + user + " in " + poolB + " (" + kept.size() + " files");
     assertThat(files(poolB)).isEmpty();
-    Result again =
+    ScriptRun again =
         sponge("pool", "rm", "--pool-dir", poolB.toString(), "--name", "sponge-pool-" + user);
     assertThat(again.exit).isEqualTo(1);
     assertThat(again.output).contains("sponge: no pool sponge-pool-" + user + " in " + poolB);
@@ -209,13 +204,13 @@ class DaemonScriptsTest {
                     + property("sponge.node.id", "node-site")
                     + property("sponge.pool.dir", pool.toString())
                     + "</configuration>"));
-    Result started = run("start");
+    ScriptRun started = run("start");
     assertThat(started.exit).as(started.output).isZero();
     assertThat(started.output).contains("READY 127.0.0.1:" + port);
     String user = System.getProperty("user.name");
     assertThat(files(pool)).contains("sponge-pool-" + user + ".meta");
 
-    Result stopped = run("stop");
+    ScriptRun stopped = run("stop");
     assertThat(stopped.exit).as(stopped.output).isZero();
     assertThat(stopped.output)
         .contains("sponge-server-default stopped")
@@ -231,17 +226,17 @@ class DaemonScriptsTest {
     int zkPort = freePort();
     String[] where = {"--port", Integer.toString(zkPort), "--data-dir", data.toString()};
     try {
-      Result started = runScript(zookeeper, concat("start", where));
+      ScriptRun started = runScript(zookeeper, concat("start", where));
       assertThat(started.exit).as(started.output).isZero();
       assertThat(started.output).contains("sponge-zookeeper started").contains("on port " + zkPort);
-      Result status = runScript(zookeeper, concat("status", where));
+      ScriptRun status = runScript(zookeeper, concat("status", where));
       assertThat(status.exit).as(status.output).isZero();
       assertThat(Files.readString(home.resolve("logs/sponge-zookeeper.log")))
           .doesNotContain("NoClassDefFoundError");
 
       Path tracker = dist.resolve("bin/sponge-tracker");
       int trackerPort = freePort();
-      Result leader =
+      ScriptRun leader =
           runScript(
               tracker,
               "start",
@@ -256,7 +251,7 @@ class DaemonScriptsTest {
           .until(() -> runScript(tracker, "status").output.contains("healthy: leader"));
       assertThat(runScript(tracker, "stop").exit).isZero();
     } finally {
-      Result stopped = runScript(zookeeper, concat("stop", where));
+      ScriptRun stopped = runScript(zookeeper, concat("stop", where));
       assertThat(stopped.output).contains("sponge-zookeeper stopped");
     }
     assertThat(runScript(zookeeper, concat("status", where)).exit).isEqualTo(3);
@@ -269,7 +264,7 @@ class DaemonScriptsTest {
     return all.toArray(new String[0]);
   }
 
-  private Result sponge(String... args) throws Exception {
+  private ScriptRun sponge(String... args) throws Exception {
     return runScript(dist.resolve("bin/sponge"), args);
   }
 
@@ -284,7 +279,7 @@ class DaemonScriptsTest {
 
   @Test
   void aBadValueStopsTheStartWithTheKeyInTheOutput() throws Exception {
-    Result bad = run("start", "--instance", "a", "-Dsponge.server.threads=lots");
+    ScriptRun bad = run("start", "--instance", "a", "-Dsponge.server.threads=lots");
     assertThat(bad.exit).isNotZero();
     assertThat(bad.output)
         .contains("failed to start")
@@ -294,7 +289,7 @@ class DaemonScriptsTest {
 
   @Test
   void withoutASecretNorAuthNoneTheServerDoesNotStartAndSaysWhichKeys() throws Exception {
-    Result refused = run("start", "--instance", "a", "-Dsponge.auth.none=false");
+    ScriptRun refused = run("start", "--instance", "a", "-Dsponge.auth.none=false");
     assertThat(refused.exit).isEqualTo(1);
     assertThat(refused.output)
         .contains("sponge-server-a failed to start")
@@ -310,7 +305,7 @@ class DaemonScriptsTest {
   void aMalformedSiteFileIsOneLineNamingTheFileAndNoStackTrace() throws Exception {
     Path site = home.resolve("conf/sponge-site.xml");
     Files.writeString(site, "<configuration>\n<property><name>sponge.pool.size</name>\n");
-    Result bad = run("start", "--instance", "a");
+    ScriptRun bad = run("start", "--instance", "a");
     assertThat(bad.exit).isEqualTo(1);
     assertThat(bad.output)
         .contains("sponge-server-a failed to start")
@@ -323,7 +318,7 @@ class DaemonScriptsTest {
         .doesNotContain("[Fatal Error]");
     List<String> log = Files.readAllLines(home.resolve("logs/sponge-server-a.log"));
     assertThat(log).hasSize(1);
-    Result status = runScript(dist.resolve("bin/sponge"), "status");
+    ScriptRun status = runScript(dist.resolve("bin/sponge"), "status");
     assertThat(status.exit).isEqualTo(3);
     assertThat(status.output.strip())
         .startsWith("sponge: " + site + " is not well-formed XML (line 3, column 1)")
@@ -342,7 +337,7 @@ class DaemonScriptsTest {
       server.add("-Dsponge.rack=/r7");
       assertThat(run(server.toArray(new String[0])).exit).isZero();
       int trackerPort = freePort();
-      Result started =
+      ScriptRun started =
           runScript(
               tracker,
               "start",
@@ -359,7 +354,7 @@ class DaemonScriptsTest {
                   runScript(tracker, "status", "-Dsponge.rack=/r7")
                       .output
                       .contains("127.0.0.1:" + serverPort));
-      Result status = runScript(tracker, "status");
+      ScriptRun status = runScript(tracker, "status");
       assertThat(status.exit).isZero();
       assertThat(status.output).contains("healthy: leader").contains("rack /default-rack");
       assertThat(runScript(tracker, "stop").output).contains("sponge-tracker-default stopped");
@@ -369,16 +364,6 @@ class DaemonScriptsTest {
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
-    }
-  }
-
-  private static final class Result {
-    final int exit;
-    final String output;
-
-    Result(int exit, String output) {
-      this.exit = exit;
-      this.output = output;
     }
   }
 }

@@ -3,14 +3,12 @@ package org.spongefiles.it.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -23,6 +21,7 @@ import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.it.Distribution;
+import org.spongefiles.it.ScriptRun;
 import org.spongefiles.testkit.RandomBytes;
 import org.spongefiles.testkit.SpongeTestConf;
 import org.spongefiles.testkit.TestDirs;
@@ -70,7 +69,7 @@ class TlsDocsTest {
         block(section, "```sh")
             .replace("node17.example.com", "localhost")
             .replace("10.1.7.17", "127.0.0.1");
-    Result made = runIn(admin, "bash", "-euo", "pipefail", "-c", commands);
+    ScriptRun made = runIn(admin, "bash", "-euo", "pipefail", "-c", commands);
     assertThat(made.exit).as(made.output).isZero();
 
     // The prose: node17's store and password to the node as node.*, the truststore to every node.
@@ -115,10 +114,10 @@ class TlsDocsTest {
                 .append("</value></property>\n"));
     Files.writeString(conf.resolve("sponge-site.xml"), xml.append("</configuration>\n"));
 
-    Result started = run(script, "start");
+    ScriptRun started = run(script, "start");
     assertThat(started.exit).as(started.output).isZero();
     assertThat(started.output).contains("READY localhost:" + port);
-    Result status = run(script, "status");
+    ScriptRun status = run(script, "status");
     assertThat(status.exit).as(status.output).isZero();
     assertThat(status.output).contains("healthy: localhost:" + port);
 
@@ -189,32 +188,19 @@ class TlsDocsTest {
     throw new IllegalStateException("No docs/operations.md above " + Path.of("").toAbsolutePath());
   }
 
-  private Result run(Path script, String... args) throws Exception {
+  private ScriptRun run(Path script, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("bash", script.toString()));
     command.addAll(List.of(args));
     return runIn(work, command.toArray(new String[0]));
   }
 
-  private Result runIn(Path dir, String... command) throws Exception {
+  private ScriptRun runIn(Path dir, String... command) throws Exception {
     ProcessBuilder builder =
         new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
     builder.environment().put("SPONGE_CONF_DIR", work.resolve("conf").toString());
     builder.environment().put("SPONGE_LOG_DIR", work.resolve("logs").toString());
     builder.environment().put("SPONGE_PID_DIR", work.resolve("run").toString());
     builder.environment().put("SPONGE_SERVER_OPTS", "-Xmx128m");
-    Process process = builder.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Result(process.exitValue(), output);
-  }
-
-  private static final class Result {
-    final int exit;
-    final String output;
-
-    Result(int exit, String output) {
-      this.exit = exit;
-      this.output = output;
-    }
+    return ScriptRun.of(builder);
   }
 }
