@@ -31,6 +31,8 @@ final class ClusterFixture implements AutoCloseable {
     ClusterOptions.ZOOKEEPER_QUORUM.set(conf, quorum);
     ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT.set(conf, Duration.ofSeconds(2));
     ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    // Servers report and the leader pushes as fast as the trackers of these tests poll ZooKeeper.
+    ClusterOptions.REPORT_INTERVAL.set(conf, Duration.ofMillis(100));
     SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
     SpongeOptions.CHECKSUM_BLOCK_SIZE.set(conf, 16L << 10);
     SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");
