@@ -319,7 +319,7 @@ public final class MemoryTracker implements RunningDaemon {
 
   /**
    * Leaves and rejoins the election after a follower removed this leader's latch node (taking it
-   * for dead): two leaders would both poll every server.
+   * for dead): two leaders would split the servers' reports between them.
    */
   private synchronized void stepDown() {
     if (closed.get()) {

@@ -46,6 +46,7 @@ final class ReportBoard {
   private volatile boolean directoryChanged = true;
   private volatile RackView view = RackView.EMPTY;
   private long startedNanos;
+  private long silenceCheckedNanos;
 
   /** One server's connection and its last report. */
   private static final class Reporter {
@@ -166,15 +167,9 @@ final class ReportBoard {
         move(entry.getValue(), registration == null ? null : rack(registration.rack()));
       }
     }
-    for (Reporter reporter : new ArrayList<>(reporters.values())) {
-      if (now - reporter.heardNanos > SILENT_KEEPALIVES * keepaliveNanos) {
-        LOG.warn(
-            "Sponge server {} sent no report for {} ms ({} keepalives); closing its connection",
-            reporter.report.endpoint,
-            TimeUnit.NANOSECONDS.toMillis(now - reporter.heardNanos),
-            SILENT_KEEPALIVES);
-        reporter.channel.close();
-      }
+    if (now - silenceCheckedNanos >= TimeUnit.SECONDS.toNanos(1)) {
+      silenceCheckedNanos = now;
+      closeSilent(now);
     }
     boolean changed = false;
     for (Rack rack : racks.values()) {
@@ -200,6 +195,20 @@ final class ReportBoard {
       view = new RackView(lists, registered.size(), reporting);
     }
     metrics.tickNanos = System.nanoTime() - now;
+  }
+
+  /** Once a second: a server silent for three keepalives is taken for gone. */
+  private void closeSilent(long now) {
+    for (Reporter reporter : new ArrayList<>(reporters.values())) {
+      if (now - reporter.heardNanos > SILENT_KEEPALIVES * keepaliveNanos) {
+        LOG.warn(
+            "Sponge server {} sent no report for {} ms ({} keepalives); closing its connection",
+            reporter.report.endpoint,
+            TimeUnit.NANOSECONDS.toMillis(now - reporter.heardNanos),
+            SILENT_KEEPALIVES);
+        reporter.channel.close();
+      }
+    }
   }
 
   private static List<FreeList.Entry> entries(Rack rack) {

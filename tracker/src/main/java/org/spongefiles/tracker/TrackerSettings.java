@@ -36,7 +36,7 @@ final class TrackerSettings {
   final long keepaliveMillis;
   final ClusterSecret secret;
 
-  /** TLS of the tracker's port and of its polls of servers; null when off. */
+  /** TLS of the tracker's port, which tasks and the servers' reports use; null when off. */
   final TlsContext tls;
 
   /** Where the tracker elects its leader and finds the servers. */
