@@ -51,8 +51,8 @@ class LocalFreeListTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
       MemoryTracker first = tracker(cluster, "tracker-1");
-      MemoryTracker second = tracker(cluster, "tracker-2");
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(first::isLeader);
+      MemoryTracker second = tracker(cluster, "tracker-2"); // joins as the follower
       SpongeServer local = server(cluster, "r1-a", "/r1");
       SpongeServer other = server(cluster, "r1-b", "/r1");
       server(cluster, "r2-a", "/r2");
