@@ -20,6 +20,7 @@ import org.spongefiles.core.remote.ConnectionPool;
 import org.spongefiles.core.remote.RemoteSettings;
 import org.spongefiles.core.remote.RemoteTier;
 import org.spongefiles.core.remote.RemoteUnavailable;
+import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.remote.ServerSource;
 import org.spongefiles.core.remote.StaticServerSource;
 import org.spongefiles.core.tier.DfsTier;
@@ -154,6 +155,7 @@ final class TierChainFactory {
             ? new TrackerServerSource(
                 values,
                 RackResolver.resolve(values, conf, RackResolver.thisHost()),
+                ServerAddress.parse(SpongeSettings.nodeServerEndpoint(values, task.node())),
                 connections,
                 unavailable)
             : new StaticServerSource(settings.servers());

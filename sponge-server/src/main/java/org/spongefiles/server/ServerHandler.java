@@ -22,6 +22,7 @@ import org.spongefiles.core.wire.ChunkRange;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
@@ -319,6 +320,13 @@ final class ServerHandler extends RequestHandler {
         }
       case STATS:
         reply(ctx, Opcode.STATS_REPLY, frame.requestId, service.stats().encode());
+        break;
+      case FREE_LIST:
+        reply(
+            ctx,
+            Opcode.FREE_LIST_REPLY,
+            frame.requestId,
+            server.freeList(FreeList.decodeRequest(body, peer), peer).encode());
         break;
       case LIVENESS:
         reply(

@@ -61,6 +61,13 @@ final class ServerSettings {
   final long refusalLogIntervalMillis;
   final boolean poolTouch;
 
+  /** sponge.tracker.report.* and sponge.tracker.nearly.full: how it reports to the leader. */
+  final long reportIntervalMillis;
+
+  final long reportKeepaliveMillis;
+  final double reportThreshold;
+  final double nearlyFull;
+
   /** Where the server registers, when a quorum is configured. */
   final ZooKeeperSettings zookeeper;
 
@@ -98,6 +105,10 @@ final class ServerSettings {
     this.refusalLogIntervalMillis = parsed.get(ServerOptions.REFUSAL_LOG_INTERVAL).toMillis();
     this.poolTouch = parsed.get(ServerOptions.POOL_TOUCH);
     this.zookeeper = ZooKeeperSettings.from(parsed);
+    this.reportIntervalMillis = parsed.get(ClusterOptions.REPORT_INTERVAL).toMillis();
+    this.reportKeepaliveMillis = parsed.get(ClusterOptions.REPORT_KEEPALIVE).toMillis();
+    this.reportThreshold = parsed.get(ClusterOptions.REPORT_THRESHOLD);
+    this.nearlyFull = parsed.get(ClusterOptions.TRACKER_NEARLY_FULL);
   }
 
   /**

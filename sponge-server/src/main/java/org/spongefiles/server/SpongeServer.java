@@ -19,6 +19,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,10 +39,17 @@ import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
+import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
 import org.spongefiles.daemon.netty.TlsGate;
+import org.spongefiles.server.tracking.LeaderLink;
+import org.spongefiles.server.tracking.LeaderWatch;
+import org.spongefiles.server.tracking.LinkSettings;
+import org.spongefiles.server.tracking.PoolGauge;
 
 /**
  * A node's sponge server: attaches to (or creates) the node's shared pool, the same one the node's
@@ -75,8 +83,12 @@ public final class SpongeServer implements RunningDaemon {
   private final String rack;
   private Channel serverChannel;
   private HTTPServer http;
+  private final ClientIdentity self;
+  private final SplittableRandom random = new SplittableRandom();
   private CuratorFramework zookeeper;
   private Closeable registration;
+  private LeaderWatch leaderWatch;
+  private volatile LeaderLink leaderLink;
 
   private SpongeServer(ServerSettings settings, SharedPool pool, SessionKeys sessions) {
     this.settings = settings;
@@ -92,7 +104,7 @@ public final class SpongeServer implements RunningDaemon {
     QuotaLedger ledger = new QuotaLedger();
     ChunkPins pins = new ChunkPins();
     ledger.rebuild(pool::owners);
-    ClientIdentity self =
+    this.self =
         ClientIdentity.leased(
             endpoint,
             pool.processLease().id(),
@@ -274,6 +286,7 @@ public final class SpongeServer implements RunningDaemon {
                   pool.chunkCount(),
                   pool.chunkSize(),
                   http == null ? -1 : http.getPort()));
+      followTracker();
     }
     if (!settings.rack.known()) {
       LOG.warn(
@@ -291,6 +304,56 @@ public final class SpongeServer implements RunningDaemon {
         pool.metadataFile(),
         pool.stats(),
         http == null ? "" : ", metrics on " + host + ":" + http.getPort());
+  }
+
+  /** Reports to the leading tracker and keeps the rack list it pushes ({@link LeaderLink}). */
+  private void followTracker() {
+    leaderWatch = new LeaderWatch(zookeeper, settings.zookeeper.layout().leaderLatch());
+    leaderLink =
+        new LeaderLink(
+            new LinkSettings(
+                endpoint,
+                rack,
+                self,
+                settings.secret,
+                settings.tls,
+                settings.reportIntervalMillis,
+                settings.reportKeepaliveMillis,
+                settings.reportThreshold,
+                settings.nearlyFull,
+                settings.remote.connectTimeout().toMillis()),
+            new PoolGauge() {
+              @Override
+              public int chunkSize() {
+                return pool.chunkSize();
+              }
+
+              @Override
+              public int chunks() {
+                return pool.chunkCount();
+              }
+
+              @Override
+              public int freeChunks() {
+                return pool.freeChunks();
+              }
+            },
+            leaderWatch,
+            workers);
+  }
+
+  /**
+   * A task of this node asks for its rack's free list: answered from the list the leader pushed.
+   *
+   * @throws WireException NOT_LEADER (naming the leader when known) when this server has no list to
+   *     answer with; the task then asks the trackers
+   */
+  FreeList freeList(String rackAsked, String peer) throws WireException {
+    LeaderLink link = leaderLink;
+    if (link == null) {
+      throw new WireException(ErrorCode.NOT_LEADER, peer, "");
+    }
+    return link.answer(rackAsked, peer, random);
   }
 
   private void refuse(SocketChannel channel, ConnectionGate.Admission admission) {
@@ -359,6 +422,12 @@ public final class SpongeServer implements RunningDaemon {
       return;
     }
     draining.set(true);
+    if (leaderLink != null) {
+      leaderLink.close();
+    }
+    if (leaderWatch != null) {
+      leaderWatch.close();
+    }
     unregister();
     if (serverChannel != null) {
       serverChannel.close().syncUninterruptibly();

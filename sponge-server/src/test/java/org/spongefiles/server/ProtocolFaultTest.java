@@ -14,6 +14,7 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ChunkHandle;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
@@ -170,5 +171,49 @@ class ProtocolFaultTest {
       assertThat(full.code()).isEqualTo(ErrorCode.POOL_FULL);
       assertThat(client.stats().freeChunks).isZero();
     }
+  }
+
+  @Test
+  void aFreeListAskedOfAServerWithoutATrackerIsNotLeaderAndKeepsTheConnection() throws Exception {
+    try (RemoteConnection task = connect("attempt_free_list")) {
+      WireException refused = null;
+      try {
+        task.freeList("/default-rack");
+      } catch (WireException e) {
+        refused = e;
+      }
+      assertThat(refused).isNotNull();
+      assertThat(refused.code()).isEqualTo(ErrorCode.NOT_LEADER);
+      assertThat(refused.reason()).as("no leader known without ZooKeeper").isEmpty();
+      assertThat(task.isBroken()).isFalse();
+      assertThat(task.stats().freeChunks).isEqualTo(16);
+    }
+  }
+
+  @Test
+  void aTruncatedFreeListIsMalformed() throws Exception {
+    byte[] frame = new byte[Frame.HEADER_SIZE + 2];
+    System.arraycopy(
+        header(Frame.MAGIC, Frame.VERSION, Opcode.FREE_LIST.code(), 0, 2),
+        0,
+        frame,
+        0,
+        Frame.HEADER_SIZE);
+    frame[Frame.HEADER_SIZE + 1] = 9; // a string of 9 bytes, none of which follow
+    expectClosedWith(frame, ErrorCode.MALFORMED_FRAME, "body ends before");
+  }
+
+  @Test
+  void aReportSentToAServerIsOutOfOrder() throws Exception {
+    ByteBuffer body = new FreeReport("node-x:7071", 1024, 8, 8).encode();
+    byte[] frame = new byte[Frame.HEADER_SIZE + body.remaining()];
+    System.arraycopy(
+        header(Frame.MAGIC, Frame.VERSION, Opcode.REPORT.code(), 0, body.remaining()),
+        0,
+        frame,
+        0,
+        Frame.HEADER_SIZE);
+    body.get(frame, Frame.HEADER_SIZE, body.remaining());
+    expectClosedWith(frame, ErrorCode.OUT_OF_ORDER, "REPORT is not a request");
   }
 }

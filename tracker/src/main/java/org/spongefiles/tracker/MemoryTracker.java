@@ -24,15 +24,14 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spongefiles.core.cluster.RackOrder;
 import org.spongefiles.core.cluster.ZooKeeperClients;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
-import org.spongefiles.core.pool.ChunkOwner;
-import org.spongefiles.core.pool.ProcessLiveness;
-import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
@@ -40,16 +39,19 @@ import org.spongefiles.daemon.netty.FrameDecoder;
 import org.spongefiles.daemon.netty.TlsGate;
 
 /**
- * A memory tracker. Trackers of a cluster elect one leader with a Curator {@link LeaderLatch}; the
- * leader polls every registered sponge server about once a second and answers tasks' FREE_LIST
- * requests for their rack. Followers answer NOT_LEADER with the leader's address.
+ * A memory tracker. Trackers of a cluster elect one leader with a Curator {@link LeaderLatch};
+ * every registered sponge server keeps a connection to the leader and reports its free space when
+ * it changes, and the leader pushes each rack's list to that rack's servers ({@link ReportBoard}),
+ * which answer their own tasks. The leader also answers FREE_LIST itself, for tasks whose node runs
+ * no sponge server. Followers answer NOT_LEADER with the leader's address.
  *
- * <p>Stateless by design: everything the leader knows comes from its last poll round, so a new
- * leader answers as soon as its first round completes (about one poll interval). Leadership can be
- * lost, for instance when the ZooKeeper connection is suspended (Curator's latch gives it up on
- * SUSPENDED) and then regained, by this tracker or another: on losing it the tracker forgets its
- * view at once, so it never hands out a list from a time it was not leader, and on regaining it it
- * polls afresh before answering.
+ * <p>Stateless by design: everything the leader knows comes from the servers' reports of its
+ * current term. Servers watch the election in ZooKeeper and report in full to a new leader as soon
+ * as it wins, and it answers once every registered server reported (or one poll interval passed).
+ * Leadership can be lost, for instance when the ZooKeeper connection is suspended (Curator's latch
+ * gives it up on SUSPENDED) and then regained, by this tracker or another: on losing it the tracker
+ * forgets every report and closes the servers' connections at once, so it never hands out a list
+ * from a time it was not leader, and on regaining it it waits for fresh reports before answering.
  */
 public final class MemoryTracker implements RunningDaemon {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryTracker.class);
@@ -61,16 +63,16 @@ public final class MemoryTracker implements RunningDaemon {
   private final SilentLeaderCheck silentLeader;
   private final LeaderLatchListener leadership = new Leadership();
   private volatile LeaderLatch latch;
-  private final StatsPoller poller;
+  private final ReportBoard board;
   private final ScheduledExecutorService scheduler;
-  private final PlacementPolicy policy;
+  private final RackOrder order;
   private final SplittableRandom random = new SplittableRandom();
   private final TrackerMetrics metrics;
   private final UnknownRacks unknownRacks = new UnknownRacks(LOG::warn);
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(1);
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile ClusterView view;
+  private boolean leading; // on the event loop: this term's reports are being taken
   private volatile String knownLeader = "";
   private Channel channel;
   private HTTPServer http;
@@ -78,14 +80,7 @@ public final class MemoryTracker implements RunningDaemon {
   private MemoryTracker(TrackerSettings settings) {
     this.settings = settings;
     this.endpoint = settings.endpoint;
-    this.policy = new PlacementPolicy(settings.nearlyFull);
-    ClientIdentity self =
-        new ClientIdentity(
-            endpoint,
-            ProcessLiveness.currentPid(),
-            ProcessLiveness.currentStartMillis(),
-            ChunkOwner.taskHash("sponge-tracker"),
-            "sponge-tracker@" + endpoint);
+    this.order = new RackOrder(settings.nearlyFull);
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -95,14 +90,22 @@ public final class MemoryTracker implements RunningDaemon {
             });
     ZooKeeperLayout layout = settings.zookeeper.layout();
     this.zookeeper = ZooKeeperClients.start(settings.zookeeper);
-    this.directory = new ServerDirectory(zookeeper, layout);
-    this.poller =
-        new StatsPoller(directory, self, settings.secret, settings.tls, settings.pollTimeoutMillis);
+    this.metrics = new TrackerMetrics(this);
+    this.directory = new ServerDirectory(zookeeper, layout, this::registryChanged);
+    this.board =
+        new ReportBoard(
+            directory, settings.reportIntervalMillis, settings.keepaliveMillis, metrics);
     this.silentLeader =
         new SilentLeaderCheck(
             zookeeper, layout.leaderLatch(), endpoint, (int) settings.pollTimeoutMillis);
     this.latch = newLatch();
-    this.metrics = new TrackerMetrics(this);
+  }
+
+  private void registryChanged() {
+    ReportBoard current = board;
+    if (current != null) {
+      current.registryChanged();
+    }
   }
 
   /**
@@ -171,7 +174,11 @@ public final class MemoryTracker implements RunningDaemon {
     channel = bound.channel();
     latch.start();
     long interval = settings.pollIntervalMillis;
-    scheduler.scheduleWithFixedDelay(this::pollRound, interval, interval, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::checkElection, interval, interval, TimeUnit.MILLISECONDS);
+    // Ticks run on the connections' event loop, so reports and pushes need no locking.
+    long tick = Math.max(5, Math.min(100, settings.reportIntervalMillis / 4));
+    loop().scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     int metricsPort = settings.metricsPort;
     if (metricsPort >= 0) {
       // The same host as the tracker's port: an operator who binds one binds both.
@@ -201,51 +208,74 @@ public final class MemoryTracker implements RunningDaemon {
   private final class Leadership implements LeaderLatchListener {
     @Override
     public void isLeader() {
-      LOG.info("Tracker {} is now the leader; polling servers", endpoint);
-      scheduler.execute(MemoryTracker.this::pollRound);
+      LOG.info("Tracker {} is now the leader; taking the servers' reports", endpoint);
+      loop()
+          .execute(
+              () -> {
+                board.begin();
+                leading = true;
+              });
     }
 
     @Override
     public void notLeader() {
-      LOG.info("Tracker {} is no longer the leader; forgetting its view", endpoint);
-      view = null;
-      scheduler.execute(poller::reset);
+      LOG.info("Tracker {} is no longer the leader; forgetting every report", endpoint);
+      loop().execute(MemoryTracker.this::stopLeading);
     }
   }
 
-  private void pollRound() {
-    if (!latch.hasLeadership()) {
-      view = null;
-      knownLeader = lookUpLeader();
-      checkLeader();
+  private io.netty.channel.EventLoop loop() {
+    return workers.next();
+  }
+
+  private void stopLeading() {
+    leading = false;
+    board.clear();
+  }
+
+  private void tick() {
+    if (!leading) {
       return;
     }
-    if (!stillLeads()) {
-      stepDown();
+    if (!latch.hasLeadership()) {
+      stopLeading();
       return;
     }
     try {
-      ClusterView fresh = poller.round();
-      if (latch.hasLeadership()) {
-        view = fresh;
-        metrics.rounds.inc();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      board.tick(io.netty.buffer.ByteBufAllocator.DEFAULT);
     } catch (RuntimeException e) {
-      LOG.warn("Poll round failed; the next one retries", e);
+      LOG.warn("Tracker tick failed; the next one retries", e);
     }
+  }
+
+  /** Once per poll interval: a follower checks the leader lives, the leader that it leads. */
+  private void checkElection() {
+    if (!latch.hasLeadership()) {
+      knownLeader = lookUpLeader();
+      checkLeader();
+    } else if (!stillLeads()) {
+      stepDown();
+    }
+  }
+
+  /** Takes a server's report; on the event loop. NOT_LEADER when this tracker does not lead. */
+  void report(io.netty.channel.Channel channel, FreeReport report, String peer)
+      throws WireException {
+    if (!leading || !latch.hasLeadership()) {
+      throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
+    }
+    board.report(channel, report);
   }
 
   /**
    * The free list of {@code rack}, or NOT_LEADER (with the leader's address when known) when this
-   * tracker is not the leader or has not completed a poll round since it became leader.
+   * tracker is not the leader or is still waiting for the servers' first reports of its term.
    */
   FreeList freeList(String rack, String peer) throws WireException {
-    ClusterView current = view;
-    if (current == null || !latch.hasLeadership()) {
+    if (!leading || !latch.hasLeadership() || !board.ready(settings.pollIntervalMillis)) {
       throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
     }
+    RackView current = board.view();
     if (current.rack(rack).isEmpty()) {
       unknownRacks.asked(rack, peer, current);
       metrics.requests.labelValues("no_server_in_rack").inc();
@@ -254,9 +284,9 @@ public final class MemoryTracker implements RunningDaemon {
     }
     java.util.List<FreeList.Entry> order;
     synchronized (random) {
-      order = policy.order(current.rack(rack), random);
+      order = this.order.order(current.rack(rack), random);
     }
-    return new FreeList(current.ageMillis(), rack, order);
+    return new FreeList(0, rack, order);
   }
 
   /**
@@ -289,7 +319,7 @@ public final class MemoryTracker implements RunningDaemon {
 
   /**
    * Leaves and rejoins the election after a follower removed this leader's latch node (taking it
-   * for dead): two leaders would both poll every server.
+   * for dead): two leaders would split the servers' reports between them.
    */
   private synchronized void stepDown() {
     if (closed.get()) {
@@ -306,7 +336,7 @@ public final class MemoryTracker implements RunningDaemon {
     } catch (IOException | IllegalStateException e) {
       LOG.debug("Closing the old leader latch of {}: {}", endpoint, e.toString());
     }
-    view = null;
+    loop().execute(this::stopLeading);
     try {
       latch.start();
     } catch (Exception e) {
@@ -328,9 +358,9 @@ public final class MemoryTracker implements RunningDaemon {
     return latch.hasLeadership();
   }
 
-  /** The leader's last view, or null when not leader. */
-  ClusterView view() {
-    return view;
+  /** The leader's rack lists as of its last tick, or null when not leader. */
+  RackView view() {
+    return isLeader() ? board.view() : null;
   }
 
   public String endpoint() {
@@ -353,14 +383,12 @@ public final class MemoryTracker implements RunningDaemon {
         return;
       }
     }
-    view = null;
     try {
       latch.close();
     } catch (IOException | IllegalStateException e) {
       LOG.debug("Leader latch of {} was not started", endpoint);
     }
     scheduler.shutdownNow();
-    poller.close();
     directory.close();
     zookeeper.close();
     if (channel != null) {

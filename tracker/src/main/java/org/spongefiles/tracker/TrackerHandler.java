@@ -9,6 +9,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.netty.FrameDecoder;
@@ -18,9 +19,10 @@ import org.spongefiles.daemon.netty.RequestHandler;
 import org.spongefiles.daemon.netty.Responses;
 
 /**
- * One task's connection to a tracker: the same challenge and authentication as a sponge server,
- * then FREE_LIST requests. A tracker that is not the leader answers NOT_LEADER with the leader's
- * address; protocol faults close the connection.
+ * One connection to a tracker: the same challenge and authentication as a sponge server, then
+ * either a task's FREE_LIST requests or a sponge server's REPORTs (which get no answer; the leader
+ * pushes RACK_LIST frames on the same connection instead). A tracker that is not the leader answers
+ * NOT_LEADER with the leader's address; protocol faults close the connection.
  */
 final class TrackerHandler extends RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerHandler.class);
@@ -75,6 +77,10 @@ final class TrackerHandler extends RequestHandler {
         authenticated = true;
         handshakeDeadline.cancel(false);
         ctx.pipeline().get(FrameDecoder.class).setMaxPayload(Frame.MAX_CONTROL_PAYLOAD);
+        return;
+      }
+      if (frame.opcode == Opcode.REPORT) {
+        tracker.report(ctx.channel(), FreeReport.decode(frame.payload.nioBuffer(), peer), peer);
         return;
       }
       if (frame.opcode != Opcode.FREE_LIST) {

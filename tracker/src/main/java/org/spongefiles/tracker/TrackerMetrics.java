@@ -10,16 +10,26 @@ import org.spongefiles.daemon.netty.TlsGate;
 /** The tracker's Prometheus metrics, in a registry of its own. */
 final class TrackerMetrics {
   final PrometheusRegistry registry = new PrometheusRegistry();
-  final Counter rounds;
+  final Counter reports;
+  final Counter pushes;
+
+  /** Duration of the leader's last tick (joining reports, pushing lists); written on its loop. */
+  volatile long tickNanos;
+
   final Counter requests;
   final Counter refusedPeers;
 
   TrackerMetrics(MemoryTracker tracker) {
     JvmMetrics.builder().register(registry);
-    rounds =
+    reports =
         Counter.builder()
-            .name("sponge_tracker_poll_rounds_total")
-            .help("Poll rounds completed as leader")
+            .name("sponge_tracker_reports_total")
+            .help("Free-space reports received from sponge servers as leader")
+            .register(registry);
+    pushes =
+        Counter.builder()
+            .name("sponge_tracker_rack_pushes_total")
+            .help("Rack lists pushed to the servers of a rack (one per rack and push)")
             .register(registry);
     requests =
         Counter.builder()
@@ -41,37 +51,27 @@ final class TrackerMetrics {
         .callback(callback -> callback.call(tracker.isLeader() ? 1 : 0))
         .register(registry);
     GaugeWithCallback.builder()
-        .name("sponge_tracker_poll_round_seconds")
-        .help("Duration of the last poll round")
+        .name("sponge_tracker_tick_seconds")
+        .help("Duration of the leader's last tick: joining reports and pushing the changed racks")
         .callback(
             callback -> {
-              ClusterView view = tracker.view();
-              if (view != null) {
-                callback.call(view.roundNanos / 1e9);
-              }
-            })
-        .register(registry);
-    GaugeWithCallback.builder()
-        .name("sponge_tracker_view_age_seconds")
-        .help("Age of the leader's view: time since its last completed poll round")
-        .callback(
-            callback -> {
-              ClusterView view = tracker.view();
-              if (view != null) {
-                callback.call(view.ageMillis() / 1e3);
+              if (tracker.isLeader()) {
+                callback.call(tickNanos / 1e9);
               }
             })
         .register(registry);
     GaugeWithCallback.builder()
         .name("sponge_tracker_servers_seen")
-        .help("Registered servers in the last poll round, by state (up, down)")
+        .help(
+            "Registered servers that report to the leader (up), and registered ones that do not"
+                + " (down)")
         .labelNames("state")
         .callback(
             callback -> {
-              ClusterView view = tracker.view();
+              RackView view = tracker.view();
               if (view != null) {
-                callback.call(view.upCount(), "up");
-                callback.call(view.servers.size() - view.upCount(), "down");
+                callback.call(view.reporting, "up");
+                callback.call(Math.max(0, view.registered - view.reporting), "down");
               }
             })
         .register(registry);
@@ -81,7 +81,7 @@ final class TrackerMetrics {
         .labelNames("rack")
         .callback(
             callback -> {
-              ClusterView view = tracker.view();
+              RackView view = tracker.view();
               if (view != null) {
                 for (Map.Entry<String, Long> rack : view.freeBytesByRack().entrySet()) {
                   callback.call(rack.getValue(), rack.getKey());

@@ -8,7 +8,8 @@ import org.spongefiles.core.config.Validator;
 
 /**
  * Keys of the memory tracker daemon, set in sponge-site.xml. It also reads the sponge.zookeeper.*
- * keys, sponge.tracker.nearly.full, sponge.node.id and the sponge.auth.* secret.
+ * keys, sponge.tracker.nearly.full, the sponge.tracker.report.* keys it shares with the servers,
+ * sponge.node.id and the sponge.auth.* secret.
  */
 public final class TrackerOptions implements OptionSet {
 
@@ -31,12 +32,17 @@ public final class TrackerOptions implements OptionSet {
   public static final ConfigOption<Duration> POLL_INTERVAL =
       ConfigOption.duration("sponge.tracker.poll.interval", Duration.ofSeconds(1))
           .validate(Validator.durationBetween(Duration.ofMillis(50), Duration.ofMinutes(10)))
-          .describe("How often the leader polls every registered server for its free memory.");
+          .describe(
+              "How often a follower checks that the leader's process still listens (and the "
+                  + "leader that it still leads); also the longest a new leader waits for every "
+                  + "registered server's first report before it answers tasks.");
 
   public static final ConfigOption<Duration> POLL_TIMEOUT =
       ConfigOption.duration("sponge.tracker.poll.timeout", Duration.ofMillis(500))
           .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofMinutes(1)))
-          .describe("How long the leader waits for one server's answer before counting it down.");
+          .describe(
+              "Connect timeout of a follower's check of the leader: a leader that cannot be "
+                  + "reached in this time is not counted as refusing.");
 
   public static final ConfigOption<Integer> METRICS_PORT =
       ConfigOption.integer("sponge.tracker.metrics.port", 7074)

@@ -32,9 +32,11 @@ final class TrackerSettings {
   final int metricsPort;
   final long handshakeTimeoutMillis;
   final double nearlyFull;
+  final long reportIntervalMillis;
+  final long keepaliveMillis;
   final ClusterSecret secret;
 
-  /** TLS of the tracker's port and of its polls of servers; null when off. */
+  /** TLS of the tracker's port, which tasks and the servers' reports use; null when off. */
   final TlsContext tls;
 
   /** Where the tracker elects its leader and finds the servers. */
@@ -62,6 +64,8 @@ final class TrackerSettings {
     this.metricsPort = parsed.get(TrackerOptions.METRICS_PORT);
     this.handshakeTimeoutMillis = parsed.get(TrackerOptions.HANDSHAKE_TIMEOUT).toMillis();
     this.nearlyFull = parsed.get(ClusterOptions.TRACKER_NEARLY_FULL);
+    this.reportIntervalMillis = parsed.get(ClusterOptions.REPORT_INTERVAL).toMillis();
+    this.keepaliveMillis = parsed.get(ClusterOptions.REPORT_KEEPALIVE).toMillis();
   }
 
   /**

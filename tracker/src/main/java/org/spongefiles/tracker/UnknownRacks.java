@@ -21,8 +21,8 @@ final class UnknownRacks {
   }
 
   /** Records that {@code peer} asked for {@code rack}, which holds no server of {@code view}. */
-  void asked(String rack, String peer, ClusterView view) {
-    if (view.servers.isEmpty()) {
+  void asked(String rack, String peer, RackView view) {
+    if (view.racks().isEmpty()) {
       return; // no server registered yet anywhere: nothing to compare the rack with
     }
     if (logged.size() < LOGGED_RACKS && logged.add(rack)) {
@@ -32,7 +32,7 @@ final class UnknownRacks {
               + " asked for rack '"
               + rack
               + "', where no sponge server is registered (racks with servers: "
-              + view.freeBytesByRack().keySet()
+              + view.racks()
               + "); its tasks get no remote memory. Check sponge.rack and the topology script"
               + " (net.topology.script.file.name) on that node and on the servers' nodes");
     }

@@ -31,6 +31,9 @@ final class ClusterFixture implements AutoCloseable {
     ClusterOptions.ZOOKEEPER_QUORUM.set(conf, quorum);
     ClusterOptions.ZOOKEEPER_SESSION_TIMEOUT.set(conf, Duration.ofSeconds(2));
     ClusterOptions.ZOOKEEPER_CONNECT_TIMEOUT.set(conf, Duration.ofSeconds(2));
+    // Servers report and the leader pushes within about 100 ms: these tests' tasks fill a server
+    // in a fraction of a second.
+    ClusterOptions.REPORT_INTERVAL.set(conf, Duration.ofMillis(40));
     SpongeOptions.CHUNK_SIZE.set(conf, (long) CHUNK);
     SpongeOptions.CHECKSUM_BLOCK_SIZE.set(conf, 16L << 10);
     SpongeOptions.POOL_PERMISSIONS.set(conf, "rw-------");

@@ -23,7 +23,9 @@ import org.spongefiles.server.ServerMain;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.testkit.ChildJvm;
 
-/** Servers appear in and vanish from the leader's view within two poll periods. */
+/**
+ * Servers appear in and vanish from the leader's lists within moments of registering or leaving.
+ */
 @Timeout(120)
 class DiscoveryTest {
   private static final Duration TWO_POLLS = Duration.ofMillis(2 * 250 + 300);

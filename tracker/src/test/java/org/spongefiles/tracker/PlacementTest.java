@@ -27,14 +27,12 @@ import org.spongefiles.core.SpongeFile;
 import org.spongefiles.core.SpongeInputStream;
 import org.spongefiles.core.SpongeTask;
 import org.spongefiles.core.cluster.ClusterOptions;
+import org.spongefiles.core.cluster.RackOrder;
 import org.spongefiles.core.cluster.RackResolver;
-import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.config.ConfigCheck;
 import org.spongefiles.core.config.ParsedConfig;
-import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.wire.FreeList;
-import org.spongefiles.core.wire.ServerStats;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.testkit.RandomBytes;
@@ -187,15 +185,13 @@ class PlacementTest {
 
   @Test
   void theMostFreeServerComesFirstMostOftenAndNearlyFullOnesLast() {
-    PlacementPolicy policy = new PlacementPolicy(0.05);
-    List<ServerState> rack =
+    RackOrder policy = new RackOrder(0.05);
+    List<FreeList.Entry> rack =
         List.of(
-            state("a:1", 100, 90),
-            state("b:1", 100, 30),
-            state("c:1", 100, 3),
-            ServerState.down(
-                new ServerRegistration(ServerAddress.parse("d:1"), "/r", 100, CHUNK), "refused"),
-            state("e:1", 100, 0));
+            entry("a:1", 100, 90),
+            entry("b:1", 100, 30),
+            entry("c:1", 100, 3),
+            entry("e:1", 100, 0));
     SplittableRandom random = new SplittableRandom(1);
     int aFirst = 0;
     for (int i = 0; i < 1000; i++) {
@@ -210,9 +206,7 @@ class PlacementTest {
     assertThat(aFirst).isBetween(680, 820);
   }
 
-  private static ServerState state(String endpoint, int chunks, int free) {
-    return ServerState.up(
-        new ServerRegistration(ServerAddress.parse(endpoint), "/r", chunks, CHUNK),
-        new ServerStats(CHUNK, chunks, free, 0, endpoint, "/r"));
+  private static FreeList.Entry entry(String endpoint, int chunks, int free) {
+    return new FreeList.Entry(endpoint, free, chunks, CHUNK);
   }
 }

@@ -306,9 +306,11 @@ class TrackerFailureTest {
   void aStaleListCostsARefusalThenTheNextServerThenDisk() throws Exception {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
-      SpongeServer a = cluster.server("node-a", "/r1", 8);
+      // Servers that report rarely: after its first report, a's listed free space goes stale.
+      Configuration rare = cluster.serverConf("node-a", "/r1", 8);
+      rare.set("sponge.tracker.report.interval", "1m");
+      SpongeServer a = cluster.add(SpongeServer.start(rare));
       SpongeServer b = cluster.server("node-b", "/r1", 4);
-      // A tracker that polls rarely: its list goes stale.
       MemoryTracker tracker = cluster.tracker("tracker-1", "1m");
       Awaitility.await()
           .atMost(Duration.ofSeconds(15))

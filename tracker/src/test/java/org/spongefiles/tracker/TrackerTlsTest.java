@@ -36,8 +36,9 @@ import org.spongefiles.testkit.TestCertificates;
 import org.spongefiles.testkit.TestDirs;
 
 /**
- * TLS on the tracker's port and on its polls of servers: the free list travels encrypted, a task
- * finds TLS servers through a TLS tracker and spills to them, and a plaintext client is refused.
+ * TLS on the tracker's port and on the servers' reports to it: the free list travels encrypted, a
+ * task finds TLS servers through a TLS tracker and spills to them, and a plaintext client is
+ * refused.
  */
 @Timeout(120)
 class TrackerTlsTest {
@@ -147,7 +148,7 @@ class TrackerTlsTest {
         .atMost(Duration.ofSeconds(20))
         .ignoreExceptions()
         .until(() -> endpoints(freeList(tracker, tls)).equals(List.of(secure.endpoint())));
-    Awaitility.await() // three more poll rounds: the plaintext server stays out
+    Awaitility.await() // a while longer: the plaintext server's link is refused, it stays out
         .during(Duration.ofMillis(600))
         .atMost(Duration.ofSeconds(5))
         .until(() -> endpoints(freeList(tracker, tls)).equals(List.of(secure.endpoint())));

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.curator.test.TestingServer;
@@ -16,9 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.core.cluster.ServerRegistration;
-import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.wire.ServerStats;
+import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
 
 /**
@@ -58,15 +57,9 @@ class UnknownRackTest {
   void eachUnknownRackIsLoggedOnceWithTheKnownRacks() {
     List<String> lines = new ArrayList<>();
     UnknownRacks racks = new UnknownRacks(lines::add);
-    ClusterView view =
-        new ClusterView(
-            List.of(
-                ServerState.up(
-                    new ServerRegistration(
-                        ServerAddress.parse("10.0.0.1:7071"), "/rack-1", 8, 1024),
-                    new ServerStats(1024, 8, 8, 0, "node-a", "/rack-1"))),
-            0,
-            0);
+    RackView view =
+        new RackView(
+            Map.of("/rack-1", List.of(new FreeList.Entry("10.0.0.1:7071", 8, 8, 1024))), 1, 1);
 
     racks.asked("/rack1", "10.0.0.9:40000", view);
     racks.asked("/rack1", "10.0.0.9:40001", view);

@@ -44,8 +44,7 @@ import org.spongefiles.tracker.TrackerOptions;
  * allocate chunks on the servers, write them, read them back, hold them and free them, in phases of
  * growing load, the fourth asking past the quota. Every 500 ms the servers' and the tracker's
  * /metrics are scraped; the PNG has four panels: free memory per server, chunk WRITE and READ
- * requests per second, quota refusals per second, the leader's poll round time. Argument: the PNG's
- * path.
+ * requests per second, quota refusals per second, the leader's tick time. Argument: the PNG's path.
  */
 public final class DashboardPlot {
   private static final long CHUNK = 256 << 10;
@@ -225,7 +224,7 @@ public final class DashboardPlot {
     XYChart free = chart("Free memory per server", "MiB");
     XYChart requests = chart("Chunk writes and reads per second", "requests/s");
     XYChart refusals = chart("Quota refusals per second", "refusals/s");
-    XYChart poll = chart("Tracker poll round time", "ms");
+    XYChart poll = chart("Tracker tick time", "ms");
     for (int s = 0; s < servers; s++) {
       String node = "node-" + (s + 1);
       List<Double> x = new ArrayList<>();
@@ -246,9 +245,8 @@ public final class DashboardPlot {
     List<Double> x = new ArrayList<>();
     List<Double> round = new ArrayList<>();
     for (Scrapes scrape : scrapes) {
-      // No sample before the leader's first round.
-      for (MetricsScrape.Sample sample :
-          scrape.tracker.samples("sponge_tracker_poll_round_seconds")) {
+      // No sample while no tracker leads.
+      for (MetricsScrape.Sample sample : scrape.tracker.samples("sponge_tracker_tick_seconds")) {
         x.add(scrape.seconds);
         round.add(sample.value * 1000);
       }

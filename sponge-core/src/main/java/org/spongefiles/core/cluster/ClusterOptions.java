@@ -77,6 +77,33 @@ public final class ClusterOptions implements OptionSet {
                   + "tracker lists it last, and a task stops preferring it even if it already "
                   + "holds chunks there, while other servers of the rack have room.");
 
+  public static final ConfigOption<Duration> REPORT_INTERVAL =
+      ConfigOption.duration("sponge.tracker.report.interval", Duration.ofMillis(400))
+          .importance(Importance.LOW)
+          .validate(Validator.durationBetween(Duration.ofMillis(20), Duration.ofMinutes(1)))
+          .describe(
+              "Read by sponge servers and trackers alike: the least time between two free-space "
+                  + "reports of a server to the leading tracker, and between two pushes of one "
+                  + "rack's list to that rack's servers. A change reaches the rack's servers within "
+                  + "about twice this.");
+
+  public static final ConfigOption<Double> REPORT_THRESHOLD =
+      ConfigOption.decimal("sponge.tracker.report.threshold", 0.01)
+          .importance(Importance.LOW)
+          .validate(Validator.between(0.0, 1.0))
+          .describe(
+              "A sponge server reports its free space to the leading tracker when it changed by "
+                  + "this fraction of its pool (at least one chunk) since its last report, or "
+                  + "crossed sponge.tracker.nearly.full or zero.");
+
+  public static final ConfigOption<Duration> REPORT_KEEPALIVE =
+      ConfigOption.duration("sponge.tracker.report.keepalive", Duration.ofSeconds(10))
+          .importance(Importance.LOW)
+          .validate(Validator.durationBetween(Duration.ofMillis(100), Duration.ofHours(1)))
+          .describe(
+              "A quiet sponge server reports this often, and the leader pushes every rack's list "
+                  + "this often; either side closes a connection silent for three of these.");
+
   private static final List<ConfigOption<?>> ALL =
       List.of(
           ZOOKEEPER_QUORUM,
@@ -87,7 +114,10 @@ public final class ClusterOptions implements OptionSet {
           TRACKER_ADDRESSES,
           TRACKER_TIMEOUT,
           TRACKER_REFRESH,
-          TRACKER_NEARLY_FULL);
+          TRACKER_NEARLY_FULL,
+          REPORT_INTERVAL,
+          REPORT_THRESHOLD,
+          REPORT_KEEPALIVE);
 
   @Override
   public String title() {

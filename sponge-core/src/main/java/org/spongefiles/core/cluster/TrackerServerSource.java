@@ -24,18 +24,23 @@ import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
 
 /**
- * A task's view of the servers with free memory in its rack, from the memory tracker. The list is
- * refreshed in the background when older than {@code sponge.tracker.refresh}; a spill waits for it
- * at most {@code sponge.tracker.timeout}, and only when it has no list at all. When no tracker
- * answers, the task keeps its last list and, failing that, reads the registered servers of its rack
- * from ZooKeeper; failing that, it has no remote candidates and spills to disk. When the task ends
- * up with no server at all (no tracker answers, one refuses the task's secret, or the tracker knows
- * no server in the task's rack), it says so once through {@link RemoteUnavailable}.
+ * A task's view of the servers with free memory in its rack. It asks its own node's sponge server
+ * first, which holds the rack list the leading tracker pushes to it, and the trackers only when
+ * that server has no list (or the node runs none), so the leader is not asked once per task and
+ * refresh. The list is refreshed in the background when older than {@code sponge.tracker.refresh};
+ * a spill waits for it at most {@code sponge.tracker.timeout}, and only when it has no list at all.
+ * When no tracker answers, the task keeps its last list and, failing that, reads the registered
+ * servers of its rack from ZooKeeper; failing that, it has no remote candidates and spills to disk.
+ * When the task ends up with no server at all (no tracker answers, one refuses the task's secret,
+ * or the tracker knows no server in the task's rack), it says so once through {@link
+ * RemoteUnavailable}.
  */
 public final class TrackerServerSource implements ServerSource {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerServerSource.class);
 
   private final List<ServerAddress> trackers;
+  private final ServerAddress localServer; // null: none to ask
+  private volatile long localSkippedUntilMillis;
   private final RackResolver.Rack rack;
   private final ConnectionPool connections;
   private final RemoteUnavailable unavailable;
@@ -45,11 +50,12 @@ public final class TrackerServerSource implements ServerSource {
   private final RegistryFallback registry;
   private final ExecutorService refresher;
   private final Set<ServerAddress> reportedFull = ConcurrentHashMap.newKeySet();
+  private static final String REGISTRY = "ZooKeeper registry";
   private volatile View view = View.NONE;
   private volatile ServerAddress leaderHint;
 
-  /** When the last fetch found no tracker answering; 0 after one answered. */
-  private volatile long unansweredAtMillis;
+  /** When the last fetch started: a task asks at most once per refresh, answered or not. */
+  private volatile long askedAtMillis;
 
   private CompletableFuture<View> pending;
   private CompletableFuture<View> awaited;
@@ -75,11 +81,16 @@ public final class TrackerServerSource implements ServerSource {
     }
   }
 
+  /**
+   * @param localServer this node's sponge server, asked first; null when there is none to ask
+   */
   public TrackerServerSource(
       ConfigValues conf,
       RackResolver.Rack rack,
+      ServerAddress localServer,
       ConnectionPool connections,
       RemoteUnavailable unavailable) {
+    this.localServer = localServer;
     this.trackers = new ArrayList<>();
     for (String tracker : conf.get(ClusterOptions.TRACKER_ADDRESSES)) {
       try {
@@ -130,12 +141,12 @@ public final class TrackerServerSource implements ServerSource {
 
   /**
    * A list older than {@code sponge.tracker.refresh} is asked for again, but no sooner than that
-   * after a fetch no tracker answered: a task keeping its last list while the trackers re-elect
-   * asks at its usual rate, not once per chunk.
+   * after the last question: a task keeping an old list while the trackers re-elect (its server's
+   * list ages, or no tracker answers) asks at its usual rate, not once per chunk.
    */
   private boolean refreshDue(View current) {
     return current.age() > refreshMillis
-        && System.currentTimeMillis() - unansweredAtMillis > refreshMillis;
+        && System.currentTimeMillis() - askedAtMillis > refreshMillis;
   }
 
   /**
@@ -228,8 +239,16 @@ public final class TrackerServerSource implements ServerSource {
     }
   }
 
-  /** Asks the trackers (the known leader first); falls back to ZooKeeper's registry. */
+  /**
+   * Asks this node's server, then the trackers (the known leader first); falls back to ZooKeeper's
+   * registry.
+   */
   private View fetch() {
+    askedAtMillis = System.currentTimeMillis();
+    View local = askLocalServer();
+    if (local != null) {
+      return local;
+    }
     List<ServerAddress> order = new ArrayList<>();
     ServerAddress hint = leaderHint;
     if (hint != null) {
@@ -293,6 +312,47 @@ public final class TrackerServerSource implements ServerSource {
     return fallBack(problems);
   }
 
+  /**
+   * The list this node's server holds, or null when it has none: it names the leader then (asked
+   * first), and a server that cannot be reached is skipped for {@value #LOCAL_SKIP_REFRESHES}
+   * refreshes, so a node without one costs a task one failed connection now and then.
+   */
+  private View askLocalServer() {
+    if (localServer == null || System.currentTimeMillis() < localSkippedUntilMillis) {
+      return null;
+    }
+    RemoteConnection connection = null;
+    try {
+      connection = connections.borrow(localServer);
+      FreeList list = connection.freeList(rack.name());
+      return accept(
+          new View(
+              list.servers,
+              System.currentTimeMillis() - list.ageMillis,
+              "sponge server " + localServer));
+    } catch (WireException e) {
+      if (e.code() == ErrorCode.NOT_LEADER && !e.reason().isEmpty()) {
+        leaderHint = ServerAddress.parse(e.reason());
+      } else if (e.code() != ErrorCode.NOT_LEADER) {
+        skipLocal(e.getMessage());
+      }
+    } catch (IOException | RuntimeException e) {
+      skipLocal(e.getMessage());
+    } finally {
+      if (connection != null) {
+        connections.giveBack(connection);
+      }
+    }
+    return null;
+  }
+
+  static final int LOCAL_SKIP_REFRESHES = 15;
+
+  private void skipLocal(String why) {
+    LOG.debug("Not asking this node's sponge server {} for a while: {}", localServer, why);
+    localSkippedUntilMillis = System.currentTimeMillis() + LOCAL_SKIP_REFRESHES * refreshMillis;
+  }
+
   /** A tracker refused the task's handshake: the servers, sharing its secret, would too. */
   private void reportRefused(WireException e) {
     if (connections.hasSecret()) {
@@ -309,7 +369,6 @@ public final class TrackerServerSource implements ServerSource {
   }
 
   private View fallBack(List<String> problems) {
-    unansweredAtMillis = System.currentTimeMillis();
     View last = view;
     if (!last.servers.isEmpty() && last.age() < 30 * refreshMillis) {
       warnOnce(
@@ -371,7 +430,7 @@ public final class TrackerServerSource implements ServerSource {
             + registered.size()
             + " servers ZooKeeper has registered in rack "
             + rack.name());
-    return accept(new View(registered, System.currentTimeMillis(), "ZooKeeper registry"));
+    return accept(new View(registered, System.currentTimeMillis(), REGISTRY));
   }
 
   private String trackersText() {
@@ -392,8 +451,7 @@ public final class TrackerServerSource implements ServerSource {
   private View accept(View fresh) {
     view = fresh;
     reportedFull.clear();
-    if (fresh.origin.startsWith("tracker")) {
-      unansweredAtMillis = 0;
+    if (!fresh.origin.equals(REGISTRY)) {
       synchronized (this) {
         warned = false;
       }

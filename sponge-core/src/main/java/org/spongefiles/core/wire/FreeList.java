@@ -8,7 +8,8 @@ import java.util.List;
  * FREE_LIST body {@code string rack}; FREE_LIST_REPLY body:
  *
  * <pre>
- * i64 ageMillis   how old the tracker's view is (time since its last completed poll round)
+ * i64 ageMillis   how old the list is: 0 from the leader and from a server linked to it, else
+ *                 the time since the server's link went down (RACK_LIST pushes carry 0)
  * string rack
  * i32 n, n x (string endpoint, i32 freeChunks, i32 chunks, i32 chunkSize), in the order to try
  * </pre>

@@ -36,6 +36,16 @@ public enum Opcode {
   FREE_LIST(22),
   /** The rack's servers with room, in the order to try them, and the age of that view. */
   FREE_LIST_REPLY(23),
+  /**
+   * A sponge server's free space ({@link FreeReport}), sent unasked to the leading tracker when it
+   * changed past a threshold and as a slow keepalive; never answered.
+   */
+  REPORT(24),
+  /**
+   * The leader's list of one rack's servers ({@link FreeList}, unordered), pushed unasked to that
+   * rack's servers when it changed and as a keepalive; they answer their tasks' FREE_LIST from it.
+   */
+  RACK_LIST(25),
   /** A typed refusal or failure: error code and a sentence. */
   ERROR(127);
 

@@ -61,7 +61,7 @@ class DashboardMetricsTest {
             "sponge_server_requests_total{op=\"READ\"}",
             "sponge_server_reclaimed_chunks_total",
             "sponge_server_errors_total{code=\"QUOTA_EXCEEDED\"}",
-            "sponge_tracker_poll_round_seconds");
+            "sponge_tracker_tick_seconds");
 
     Path pool = TestDirs.newShmDir("dashboard-pool");
     try (TestingServer zookeeper = new TestingServer()) {

@@ -1,0 +1,81 @@
+package org.spongefiles.core.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The frames of the push design: a server's REPORT and the leader's RACK_LIST. */
+class FreeReportTest {
+
+  @Test
+  void aReportRoundTripsAndBecomesItsRackEntry() throws Exception {
+    FreeReport sent = new FreeReport("node-7:7071", 1 << 20, 4096, 1234);
+    FreeReport got = FreeReport.decode(sent.encode(), "server:1");
+    assertThat(got.endpoint).isEqualTo("node-7:7071");
+    assertThat(got.chunkSize).isEqualTo(1 << 20);
+    assertThat(got.chunks).isEqualTo(4096);
+    assertThat(got.freeChunks).isEqualTo(1234);
+    FreeList.Entry entry = got.entry();
+    assertThat(entry.endpoint).isEqualTo("node-7:7071");
+    assertThat(entry.freeChunks).isEqualTo(1234);
+    assertThat(entry.chunks).isEqualTo(4096);
+    assertThat(entry.chunkSize).isEqualTo(1 << 20);
+  }
+
+  @Test
+  void aTruncatedReportNamesThePeerAndField() {
+    ByteBuffer whole = new FreeReport("node-7:7071", 1024, 8, 8).encode();
+    ByteBuffer cut = whole.limit(whole.limit() - 2);
+    assertThatThrownBy(() -> FreeReport.decode(cut, "10.0.0.7:4000"))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("10.0.0.7:4000")
+        .hasMessageContaining("freeChunks")
+        .satisfies(
+            e -> assertThat(((WireException) e).code()).isEqualTo(ErrorCode.MALFORMED_FRAME));
+  }
+
+  @Test
+  void aReportWithTrailingBytesIsMalformed() {
+    ByteBuffer body = new FreeReport("n:1", 1024, 8, 8).encode();
+    ByteBuffer longer = ByteBuffer.allocate(body.remaining() + 1).put(body).put((byte) 0).flip();
+    assertThatThrownBy(() -> FreeReport.decode(longer, "peer:1"))
+        .isInstanceOf(WireException.class)
+        .satisfies(
+            e -> assertThat(((WireException) e).code()).isEqualTo(ErrorCode.MALFORMED_FRAME));
+  }
+
+  @Test
+  void moreFreeThanThereAreChunksIsRefusedWithTheValues() {
+    ByteBuffer body = new FreeReport("node-9:7071", 1024, 8, 9).encode();
+    assertThatThrownBy(() -> FreeReport.decode(body, "peer:1"))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("node-9:7071")
+        .hasMessageContaining("chunks 8, freeChunks 9");
+    ByteBuffer zeroSize = new FreeReport("n:1", 0, 8, 1).encode();
+    assertThatThrownBy(() -> FreeReport.decode(zeroSize, "peer:1"))
+        .hasMessageContaining("chunkSize 0");
+  }
+
+  @Test
+  void aRackListIsAFreeListBody() throws Exception {
+    FreeList pushed =
+        new FreeList(
+            0,
+            "/rack-3",
+            List.of(new FreeList.Entry("a:1", 5, 8, 1024), new FreeList.Entry("b:1", 0, 8, 1024)));
+    FreeList got = FreeList.decode(pushed.encode(), "tracker:1");
+    assertThat(got.rack).isEqualTo("/rack-3");
+    assertThat(got.servers)
+        .extracting(e -> e.endpoint + "=" + e.freeChunks)
+        .containsExactly("a:1=5", "b:1=0");
+  }
+
+  @Test
+  void theNewOpcodesAreKnown() {
+    assertThat(Opcode.fromCode((byte) 24)).isEqualTo(Opcode.REPORT);
+    assertThat(Opcode.fromCode((byte) 25)).isEqualTo(Opcode.RACK_LIST);
+  }
+}

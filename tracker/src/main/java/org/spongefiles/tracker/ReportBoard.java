@@ -1,0 +1,267 @@
+package org.spongefiles.tracker;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spongefiles.core.cluster.ServerRegistration;
+import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
+import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.daemon.netty.Responses;
+
+/**
+ * The leader's picture of the cluster, built from the servers' own reports: each registered server
+ * keeps a connection to the leader and sends a REPORT when its free space changed past a threshold
+ * (at most once per {@code sponge.tracker.report.interval}) and as a keepalive. Each {@link #tick}
+ * rebuilds only the racks a report changed and pushes each such rack's list to that rack's servers
+ * (RACK_LIST), again at most once per report interval, and every keepalive even when unchanged. So
+ * the leader's work per second grows with changes, not with servers, and a change reaches the
+ * rack's servers within two report intervals and a tick.
+ *
+ * <p>Not thread-safe: every method runs on the tracker's single event loop. Only {@link #view()} is
+ * read from other threads.
+ */
+final class ReportBoard {
+  private static final Logger LOG = LoggerFactory.getLogger(ReportBoard.class);
+
+  /** A server that silent for this many keepalives is taken for gone and its connection closed. */
+  static final int SILENT_KEEPALIVES = 3;
+
+  private final ServerDirectory directory;
+  private final long intervalNanos;
+  private final long keepaliveNanos;
+  private final TrackerMetrics metrics;
+  private final Map<String, Reporter> reporters = new HashMap<>();
+  private final Map<String, Rack> racks = new HashMap<>();
+  private volatile boolean directoryChanged = true;
+  private volatile RackView view = RackView.EMPTY;
+  private long startedNanos;
+  private long silenceCheckedNanos;
+
+  /** One server's connection and its last report. */
+  private static final class Reporter {
+    final Channel channel;
+    FreeReport report;
+    Rack rack; // null while the server is not registered (yet)
+    long heardNanos;
+
+    Reporter(Channel channel) {
+      this.channel = channel;
+    }
+  }
+
+  /** A rack's reporting servers and the list last pushed to them. */
+  private static final class Rack {
+    final String name;
+    final Set<Reporter> members = new LinkedHashSet<>();
+    boolean dirty = true;
+    long pushedNanos;
+    List<FreeList.Entry> list = List.of();
+
+    Rack(String name) {
+      this.name = name;
+    }
+  }
+
+  ReportBoard(
+      ServerDirectory directory,
+      long intervalMillis,
+      long keepaliveMillis,
+      TrackerMetrics metrics) {
+    this.directory = directory;
+    this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+    this.keepaliveNanos = TimeUnit.MILLISECONDS.toNanos(keepaliveMillis);
+    this.metrics = metrics;
+  }
+
+  /** Starts a term: every server's first report is awaited afresh. */
+  void begin() {
+    startedNanos = System.nanoTime();
+    directoryChanged = true;
+  }
+
+  /** Called from Curator's thread when the registry changed; joined at the next tick. */
+  void registryChanged() {
+    directoryChanged = true;
+  }
+
+  /** Records a server's report arriving on {@code channel}. */
+  void report(Channel channel, FreeReport report) {
+    metrics.reports.inc();
+    Reporter reporter = reporters.get(report.endpoint);
+    if (reporter == null || reporter.channel != channel) {
+      if (reporter != null) {
+        // The server reconnected before its old connection was seen to close.
+        leave(reporter);
+        reporter.channel.close();
+      }
+      reporter = new Reporter(channel);
+      reporters.put(report.endpoint, reporter);
+      Reporter joined = reporter;
+      channel.closeFuture().addListener(f -> gone(report.endpoint, joined));
+      ServerRegistration registration = directory.servers().get(report.endpoint);
+      move(reporter, registration == null ? null : rack(registration.rack()));
+    }
+    FreeReport before = reporter.report;
+    reporter.report = report;
+    reporter.heardNanos = System.nanoTime();
+    if (reporter.rack != null
+        && (before == null
+            || before.freeChunks != report.freeChunks
+            || before.chunks != report.chunks)) {
+      reporter.rack.dirty = true;
+    }
+  }
+
+  private void gone(String endpoint, Reporter reporter) {
+    if (reporters.get(endpoint) == reporter) {
+      reporters.remove(endpoint);
+      leave(reporter);
+    }
+  }
+
+  private void leave(Reporter reporter) {
+    move(reporter, null);
+  }
+
+  private void move(Reporter reporter, Rack to) {
+    if (reporter.rack == to) {
+      return;
+    }
+    if (reporter.rack != null) {
+      reporter.rack.members.remove(reporter);
+      reporter.rack.dirty = true;
+    }
+    reporter.rack = to;
+    if (to != null) {
+      to.members.add(reporter);
+      to.dirty = true;
+    }
+  }
+
+  private Rack rack(String name) {
+    return racks.computeIfAbsent(name, Rack::new);
+  }
+
+  /**
+   * Joins registry changes, closes the connections of servers silent for {@value
+   * #SILENT_KEEPALIVES} keepalives, rebuilds the changed racks and pushes the lists that are due.
+   */
+  void tick(ByteBufAllocator alloc) {
+    long now = System.nanoTime();
+    Map<String, ServerRegistration> registered = directory.servers();
+    if (directoryChanged) {
+      directoryChanged = false;
+      for (Map.Entry<String, Reporter> entry : reporters.entrySet()) {
+        ServerRegistration registration = registered.get(entry.getKey());
+        move(entry.getValue(), registration == null ? null : rack(registration.rack()));
+      }
+    }
+    if (now - silenceCheckedNanos >= TimeUnit.SECONDS.toNanos(1)) {
+      silenceCheckedNanos = now;
+      closeSilent(now);
+    }
+    boolean changed = false;
+    for (Rack rack : racks.values()) {
+      boolean due = rack.dirty && now - rack.pushedNanos >= intervalNanos;
+      if (!due && now - rack.pushedNanos < keepaliveNanos) {
+        continue;
+      }
+      if (rack.dirty) {
+        rack.list = entries(rack);
+        rack.dirty = false;
+        changed = true;
+      }
+      push(rack, alloc);
+      rack.pushedNanos = now;
+    }
+    if (changed || view == RackView.EMPTY || view.registered != registered.size()) {
+      Map<String, List<FreeList.Entry>> lists = new HashMap<>();
+      int reporting = 0;
+      for (Rack rack : racks.values()) {
+        lists.put(rack.name, rack.list);
+        reporting += rack.members.size();
+      }
+      view = new RackView(lists, registered.size(), reporting);
+    }
+    metrics.tickNanos = System.nanoTime() - now;
+  }
+
+  /** Once a second: a server silent for three keepalives is taken for gone. */
+  private void closeSilent(long now) {
+    for (Reporter reporter : new ArrayList<>(reporters.values())) {
+      if (now - reporter.heardNanos > SILENT_KEEPALIVES * keepaliveNanos) {
+        LOG.warn(
+            "Sponge server {} sent no report for {} ms ({} keepalives); closing its connection",
+            reporter.report.endpoint,
+            TimeUnit.NANOSECONDS.toMillis(now - reporter.heardNanos),
+            SILENT_KEEPALIVES);
+        reporter.channel.close();
+      }
+    }
+  }
+
+  private static List<FreeList.Entry> entries(Rack rack) {
+    List<FreeList.Entry> entries = new ArrayList<>(rack.members.size());
+    for (Reporter reporter : rack.members) {
+      entries.add(reporter.report.entry());
+    }
+    return entries;
+  }
+
+  private void push(Rack rack, ByteBufAllocator alloc) {
+    if (rack.members.isEmpty()) {
+      return;
+    }
+    ByteBuf frame =
+        Responses.frame(
+            alloc,
+            Opcode.RACK_LIST,
+            0,
+            0,
+            Unpooled.wrappedBuffer(new FreeList(0, rack.name, rack.list).encode()));
+    try {
+      for (Reporter reporter : rack.members) {
+        reporter.channel.writeAndFlush(frame.retainedDuplicate(), reporter.channel.voidPromise());
+      }
+    } finally {
+      frame.release();
+    }
+    metrics.pushes.inc();
+  }
+
+  /**
+   * Whether the leader can answer: every registered server has reported, or {@code graceMillis}
+   * passed since this term began (a server that never reports, such as one of an older version, is
+   * then left out).
+   */
+  boolean ready(long graceMillis) {
+    RackView current = view;
+    return current.reporting >= current.registered && current != RackView.EMPTY
+        || System.nanoTime() - startedNanos >= TimeUnit.MILLISECONDS.toNanos(graceMillis);
+  }
+
+  /** Forgets every server and closes their connections (on losing leadership). */
+  void clear() {
+    for (Reporter reporter : new ArrayList<>(reporters.values())) {
+      reporter.channel.close();
+    }
+    reporters.clear();
+    racks.clear();
+    view = RackView.EMPTY;
+  }
+
+  RackView view() {
+    return view;
+  }
+}
