@@ -1,5 +1,6 @@
 package org.spongefiles.pigtez;
 
+import java.util.function.UnaryOperator;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -27,22 +28,12 @@ final class ShuffleLoadPatch {
 
   /** Pig 0.18.0's class with its group bags built by {@link TezGroupBags#newGroupBag}. */
   static byte[] patch(byte[] pigClass) {
-    ClassReader reader = new ClassReader(pigClass);
-    ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
     int[] replaced = new int[1];
-    reader.accept(
-        new ClassVisitor(Opcodes.ASM9, writer) {
-          @Override
-          public MethodVisitor visitMethod(
-              int access, String name, String descriptor, String signature, String[] exceptions) {
-            MethodVisitor method =
-                super.visitMethod(access, name, descriptor, signature, exceptions);
-            return name.equals(PigShuffleLoad.BUILDING_METHOD)
-                ? new BagConstruction(method, replaced)
-                : method;
-          }
-        },
-        0);
+    byte[] patched =
+        rewrite(
+            pigClass,
+            PigShuffleLoad.BUILDING_METHOD,
+            method -> new BagConstruction(method, replaced));
     if (replaced[0] != 1) {
       throw new IllegalStateException(
           PigShuffleLoad.INTERNAL_NAME
@@ -52,11 +43,29 @@ final class ShuffleLoadPatch {
               + replaced[0]
               + " bags with new InternalCachedBag(int), expected exactly 1");
     }
-    return writer.toByteArray();
+    return patched;
   }
 
   /** The class unchanged but for {@code attachInputs}, which fails with {@code why}. */
   static byte[] refuse(byte[] pigClass, String why) {
+    return rewrite(
+        pigClass,
+        PigShuffleLoad.STARTING_METHOD,
+        method ->
+            new MethodVisitor(Opcodes.ASM9, method) {
+              @Override
+              public void visitCode() {
+                super.visitCode();
+                super.visitLdcInsn(why);
+                super.visitMethodInsn(
+                    Opcodes.INVOKESTATIC, HOOK, "refuse", "(Ljava/lang/String;)V", false);
+              }
+            });
+  }
+
+  /** The class with the methods named {@code methodName} passed through {@code adapter}. */
+  private static byte[] rewrite(
+      byte[] pigClass, String methodName, UnaryOperator<MethodVisitor> adapter) {
     ClassReader reader = new ClassReader(pigClass);
     ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
     reader.accept(
@@ -66,18 +75,7 @@ final class ShuffleLoadPatch {
               int access, String name, String descriptor, String signature, String[] exceptions) {
             MethodVisitor method =
                 super.visitMethod(access, name, descriptor, signature, exceptions);
-            if (!name.equals(PigShuffleLoad.STARTING_METHOD)) {
-              return method;
-            }
-            return new MethodVisitor(Opcodes.ASM9, method) {
-              @Override
-              public void visitCode() {
-                super.visitCode();
-                super.visitLdcInsn(why);
-                super.visitMethodInsn(
-                    Opcodes.INVOKESTATIC, HOOK, "refuse", "(Ljava/lang/String;)V", false);
-              }
-            };
+            return name.equals(methodName) ? adapter.apply(method) : method;
           }
         },
         0);

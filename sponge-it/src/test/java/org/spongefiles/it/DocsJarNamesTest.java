@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every SpongeFiles jar the guides and the shipped configuration name is a jar the distribution
  * holds, in the directory they name: the unpacked tarball's {@code hadoop/} and {@code lib/} are
- * listed, with the version written as {@code <version>}. A path under a module's {@code target/} is
- * a build from source and is not checked.
+ * listed, with the version written as {@code <version>} (or, in a shell command, as {@code $V}). A
+ * path under a module's {@code target/} is a build from source and is not checked.
  */
 class DocsJarNamesTest {
   private static final Path ROOT = Path.of("..");
@@ -52,7 +52,8 @@ class DocsJarNamesTest {
             continue;
           }
           checked++;
-          String name = m.group(2).replace(version, "<version>");
+          String name =
+              m.group(2).replace(version, "<version>").replace("-$V.jar", "-<version>.jar");
           if (!shipped.contains(name)) {
             unknown.add(source.getFileName() + ":" + (i + 1) + ": " + name);
           }

@@ -1,9 +1,15 @@
 package org.spongefiles.tracker;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.core.cluster.ClusterOptions;
@@ -88,6 +94,25 @@ final class ClusterFixture implements AutoCloseable {
   }
 
   /** Stops the trackers and servers, last started first, and removes their files. */
+  /** The tracker's count of free lists it answered {@code answer}, from its metrics port. */
+  static double freeListRequests(MemoryTracker tracker, String answer) throws Exception {
+    String body =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + tracker.metricsPort() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    Matcher m =
+        Pattern.compile(
+                "(?m)^sponge_tracker_free_list_requests_total\\{answer=\""
+                    + answer
+                    + "\"\\} ([0-9.eE+]+)")
+            .matcher(body);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
   @Override
   public void close() {
     resources.close();

@@ -3,15 +3,9 @@ package org.spongefiles.tracker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
@@ -83,7 +77,9 @@ class LocalFreeListTest {
           assertThat(RandomBytes.read(in, 6).sha256).isEqualTo(digest);
         }
       }
-      assertThat(requests(first, "ok") + requests(second, "ok"))
+      assertThat(
+              ClusterFixture.freeListRequests(first, "ok")
+                  + ClusterFixture.freeListRequests(second, "ok"))
           .as("free lists the trackers answered tasks")
           .isZero();
 
@@ -159,23 +155,5 @@ class LocalFreeListTest {
         null,
         Duration.ofSeconds(2),
         Duration.ofSeconds(5));
-  }
-
-  private static double requests(MemoryTracker tracker, String answer) throws Exception {
-    String body =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + tracker.metricsPort() + "/metrics"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
-    Matcher m =
-        Pattern.compile(
-                "(?m)^sponge_tracker_free_list_requests_total\\{answer=\""
-                    + answer
-                    + "\"\\} ([0-9.eE+]+)")
-            .matcher(body);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 }

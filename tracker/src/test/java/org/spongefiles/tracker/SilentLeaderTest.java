@@ -34,8 +34,7 @@ class SilentLeaderTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
       Configuration conf = cluster.trackerConf("t1", "250ms");
-      ZooKeeperSettings zookeeperSettings =
-          ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+      ZooKeeperSettings zookeeperSettings = zookeeper(conf);
       String latch = zookeeperSettings.layout().leaderLatch();
       String dead = "127.0.0.1:" + SpongeTestConf.freePort();
       try (CuratorFramework client = ZooKeeperClients.start(zookeeperSettings)) {
@@ -64,8 +63,7 @@ class SilentLeaderTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
       Configuration conf = cluster.trackerConf("t1", "250ms");
-      ZooKeeperSettings zookeeperSettings =
-          ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
+      ZooKeeperSettings zookeeperSettings = zookeeper(conf);
       String latch = zookeeperSettings.layout().leaderLatch();
       try (CuratorFramework client = ZooKeeperClients.start(zookeeperSettings);
           MemoryTracker first = MemoryTracker.start(conf)) {
@@ -95,5 +93,9 @@ class SilentLeaderTest {
     return LatchParticipants.read(client, latch).stream()
         .map(p -> p.id)
         .collect(Collectors.toList());
+  }
+
+  private static ZooKeeperSettings zookeeper(Configuration conf) {
+    return ZooKeeperSettings.from(ConfigCheck.validate(conf, new ClusterOptions()));
   }
 }

@@ -2,16 +2,10 @@ package org.spongefiles.tracker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
@@ -40,15 +34,16 @@ class UnknownRackTest {
             .atMost(Duration.ofSeconds(20))
             .ignoreExceptionsInstanceOf(WireException.class)
             .until(() -> !TrackerClient.freeList(tracker.endpoint(), "/rack-1").servers.isEmpty());
-        double servedBefore = requests(tracker, "ok");
-        double missedBefore = requests(tracker, "no_server_in_rack");
+        double servedBefore = ClusterFixture.freeListRequests(tracker, "ok");
+        double missedBefore = ClusterFixture.freeListRequests(tracker, "no_server_in_rack");
 
         assertThat(TrackerClient.freeList(tracker.endpoint(), "/rack1").servers).isEmpty();
         assertThat(TrackerClient.freeList(tracker.endpoint(), "/rack1").servers).isEmpty();
         assertThat(TrackerClient.freeList(tracker.endpoint(), "/rack-1").servers).hasSize(1);
 
-        assertThat(requests(tracker, "no_server_in_rack")).isEqualTo(missedBefore + 2);
-        assertThat(requests(tracker, "ok")).isEqualTo(servedBefore + 1);
+        assertThat(ClusterFixture.freeListRequests(tracker, "no_server_in_rack"))
+            .isEqualTo(missedBefore + 2);
+        assertThat(ClusterFixture.freeListRequests(tracker, "ok")).isEqualTo(servedBefore + 1);
       }
     }
   }
@@ -74,23 +69,5 @@ class UnknownRackTest {
                 + " registered (racks with servers: [/rack-1]); its tasks get no remote memory."
                 + " Check sponge.rack and the topology script (net.topology.script.file.name)"
                 + " on that node and on the servers' nodes");
-  }
-
-  private static double requests(MemoryTracker tracker, String answer) throws Exception {
-    String body =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + tracker.metricsPort() + "/metrics"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
-    Matcher m =
-        Pattern.compile(
-                "(?m)^sponge_tracker_free_list_requests_total\\{answer=\""
-                    + answer
-                    + "\"\\} ([0-9.eE+]+)")
-            .matcher(body);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 }

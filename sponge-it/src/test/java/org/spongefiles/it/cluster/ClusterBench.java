@@ -10,10 +10,8 @@ import org.spongefiles.emulator.EmulatorSupport;
 import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.cluster.ClusterSettings;
 import org.spongefiles.emulator.cluster.HadoopCluster;
-import org.spongefiles.emulator.cluster.HadoopJars;
-import org.spongefiles.it.Distribution;
-import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
+import org.spongefiles.workloads.median.MedianReference;
 
 /**
  * The full cluster run, as root: brings the emulated two-rack cluster up ({@link HadoopCluster},
@@ -61,13 +59,9 @@ public final class ClusterBench {
       NumbersGenerator numbers = new NumbersGenerator(count, 8, NumbersGenerator.Shape.SKEWED, 28);
       numbers.write(input);
       long[] counts = new long[2];
-      String expected = ClusterJob.expected(numbers, counts);
+      String expected = MedianReference.output(numbers, counts);
       ClusterSettings settings =
-          ClusterSettings.smoke(
-                  Distribution.home(),
-                  HadoopJars.ofThisJvm(),
-                  Path.of(System.getProperty("java.io.tmpdir")),
-                  ReadmeMapredSite.properties())
+          ClusterJob.smokeCluster()
               .withRack(1, POOL_BYTES, 3072)
               .withRack(2, POOL_BYTES, 3072)
               .withDisks(disk, DISK_BYTES, contended ? 3 : 0);

@@ -35,11 +35,9 @@ import org.spongefiles.emulator.cluster.ClusterNetwork;
 import org.spongefiles.emulator.cluster.ClusterNode;
 import org.spongefiles.emulator.cluster.ClusterSettings;
 import org.spongefiles.emulator.cluster.HadoopCluster;
-import org.spongefiles.emulator.cluster.HadoopJars;
 import org.spongefiles.emulator.cluster.WorkerDaemon;
-import org.spongefiles.it.Distribution;
-import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
+import org.spongefiles.workloads.median.MedianReference;
 
 /**
  * Daemons dying mid-job on the emulated two-rack cluster ({@link HadoopCluster}, as root): the
@@ -91,15 +89,9 @@ class ClusterFaultTest {
     input = work.resolve("input");
     NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 28);
     numbers.write(input);
-    expected = ClusterJob.expected(numbers, counts);
+    expected = MedianReference.output(numbers, counts);
     ClusterSettings settings =
-        ClusterSettings.smoke(
-                Distribution.home(),
-                HadoopJars.ofThisJvm(),
-                Path.of(System.getProperty("java.io.tmpdir")),
-                ReadmeMapredSite.properties())
-            .withRack(1, 4L << 20, 3072)
-            .withRack(2, 4L << 20, 3072);
+        ClusterJob.smokeCluster().withRack(1, 4L << 20, 3072).withRack(2, 4L << 20, 3072);
     long started = System.nanoTime();
     cluster = HadoopCluster.start(settings);
     runDir = cluster.dir;

@@ -12,11 +12,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
+import org.spongefiles.emulator.cluster.ClusterSettings;
 import org.spongefiles.emulator.cluster.HadoopCluster;
-import org.spongefiles.testkit.data.NumbersGenerator;
-import org.spongefiles.workloads.median.MedianJob;
+import org.spongefiles.emulator.cluster.HadoopJars;
+import org.spongefiles.it.Distribution;
+import org.spongefiles.it.ReadmeMapredSite;
 
 /** One run of {@link MedianClient} on a cluster's master, and what it printed. */
 final class ClusterJob {
@@ -35,6 +36,18 @@ final class ClusterJob {
   private ClusterJob(String output, long elapsedMillis) {
     this.output = output;
     this.elapsedMillis = elapsedMillis;
+  }
+
+  /**
+   * The smoke-sized cluster of the tarball under test, on this JVM's Hadoop jars, its tasks set up
+   * with the README's mapred-site keys.
+   */
+  static ClusterSettings smokeCluster() throws IOException, InterruptedException {
+    return ClusterSettings.smoke(
+        Distribution.home(),
+        HadoopJars.ofThisJvm(),
+        Path.of(System.getProperty("java.io.tmpdir")),
+        ReadmeMapredSite.properties());
   }
 
   long counter(String group, String name) {
@@ -113,20 +126,5 @@ final class ClusterJob {
         "%s job: %d ms, %s, unsuccessful attempts %s%n",
         mode, elapsed, run.counters, run.unsuccessful);
     return run;
-  }
-
-  /** The job's expected output (one line per partition); fills in each partition's count. */
-  static String expected(NumbersGenerator numbers, long[] counts) {
-    StringBuilder text = new StringBuilder();
-    for (int p = 0; p < counts.length; p++) {
-      int partition = p;
-      LongPredicate mine = value -> MedianJob.partition(value, counts.length) == partition;
-      counts[p] = numbers.count(mine);
-      text.append(NumbersGenerator.format(numbers.lowerMedian(mine)))
-          .append('\t')
-          .append(counts[p])
-          .append('\n');
-    }
-    return text.toString();
   }
 }

@@ -25,10 +25,9 @@ import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.cluster.ClusterNode;
 import org.spongefiles.emulator.cluster.ClusterSettings;
 import org.spongefiles.emulator.cluster.HadoopCluster;
-import org.spongefiles.emulator.cluster.HadoopJars;
-import org.spongefiles.it.Distribution;
 import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
+import org.spongefiles.workloads.median.MedianReference;
 
 /**
  * The tarball on an emulated two-rack Hadoop cluster ({@link HadoopCluster}: real HDFS and YARN
@@ -75,7 +74,7 @@ class ClusterSmokeTest {
     NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 28);
     numbers.write(input);
     long[] counts = new long[2];
-    String expected = ClusterJob.expected(numbers, counts);
+    String expected = MedianReference.output(numbers, counts);
 
     Map<String, String> readme = ReadmeMapredSite.properties();
     assertThat(readme)
@@ -87,13 +86,7 @@ class ClusterSmokeTest {
     // Rack 1 runs the application master and every reducer, in 4 MiB pools that the shuffle
     // overfills; rack 2's NodeManagers fit a map but no reducer, and its 64 MiB pools stay free.
     ClusterSettings settings =
-        ClusterSettings.smoke(
-                Distribution.home(),
-                HadoopJars.ofThisJvm(),
-                Path.of(System.getProperty("java.io.tmpdir")),
-                readme)
-            .withRack(1, 4L << 20, 3072)
-            .withRack(2, 64L << 20, 320);
+        ClusterJob.smokeCluster().withRack(1, 4L << 20, 3072).withRack(2, 64L << 20, 320);
     Path runDir;
     List<String> namespaces;
     long started = System.nanoTime();

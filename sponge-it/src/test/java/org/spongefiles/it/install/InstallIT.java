@@ -44,6 +44,7 @@ import org.spongefiles.it.ReadmeMapredSite;
 import org.spongefiles.testkit.data.NumbersGenerator;
 import org.spongefiles.testkit.data.WebCrawlGenerator;
 import org.spongefiles.workloads.median.MedianJob;
+import org.spongefiles.workloads.median.MedianReference;
 import org.spongefiles.workloads.pig.PigQuery;
 import org.spongefiles.workloads.pig.PigReference;
 
@@ -168,7 +169,7 @@ class InstallIT {
     NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 9);
     numbers.write(input);
     long[] counts = new long[2];
-    String expected = expected(numbers, counts);
+    String expected = MedianReference.output(numbers, counts);
 
     cluster = MiniYarn.start("sponge-install");
 
@@ -430,21 +431,6 @@ class InstallIT {
     Files.delete(stderr);
     assertThat(errors).as("standard error of " + String.join(" ", command)).doesNotContain("SLF4J");
     return new Result(process.exitValue(), output, errors);
-  }
-
-  private static String expected(NumbersGenerator numbers, long[] counts) {
-    StringBuilder text = new StringBuilder();
-    for (int p = 0; p < counts.length; p++) {
-      int partition = p;
-      java.util.function.LongPredicate mine =
-          value -> MedianJob.partition(value, counts.length) == partition;
-      counts[p] = numbers.count(mine);
-      text.append(NumbersGenerator.format(numbers.lowerMedian(mine)))
-          .append('\t')
-          .append(counts[p])
-          .append('\n');
-    }
-    return text.toString();
   }
 
   /**

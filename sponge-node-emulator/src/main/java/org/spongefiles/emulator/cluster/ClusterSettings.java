@@ -112,6 +112,19 @@ public final class ClusterSettings {
     int[] nodeManagers = nodeManagerMb.clone();
     pools[rack - 1] = rackPoolBytes;
     nodeManagers[rack - 1] = rackNodeManagerMb;
+    return withWorkers(pools, nodeManagers, disk, diskBytes, neighbours);
+  }
+
+  /**
+   * These settings with every worker's own disk of {@code diskClass} ({@code bytes}, sparse) and
+   * {@code level} neighbours on it.
+   */
+  public ClusterSettings withDisks(DiskClass diskClass, long bytes, int level) {
+    return withWorkers(poolBytes, nodeManagerMb, diskClass, bytes, level);
+  }
+
+  private ClusterSettings withWorkers(
+      long[] pools, int[] nodeManagers, DiskClass diskClass, long bytes, int level) {
     return new ClusterSettings(
         spongeHome,
         hadoopJars,
@@ -121,26 +134,6 @@ public final class ClusterSettings {
         linkBitsPerSecond,
         pools,
         nodeManagers,
-        disk,
-        diskBytes,
-        neighbours,
-        taskSite);
-  }
-
-  /**
-   * These settings with every worker's own disk of {@code diskClass} ({@code bytes}, sparse) and
-   * {@code level} neighbours on it.
-   */
-  public ClusterSettings withDisks(DiskClass diskClass, long bytes, int level) {
-    return new ClusterSettings(
-        spongeHome,
-        hadoopJars,
-        parent,
-        racks,
-        workersPerRack,
-        linkBitsPerSecond,
-        poolBytes,
-        nodeManagerMb,
         diskClass,
         bytes,
         level,
