@@ -206,16 +206,7 @@ final class PigEdgeCpu {
         new PigJvm(input, dir.resolve("cpu-run-" + (++runCount)))
             .heap(heapMb + "m")
             .jvmOptions(childOptions.toArray(new String[0]))
-            .queries(query)
-            .set("mapreduce.task.io.sort.mb", "32")
-            .set("mapreduce.reduce.shuffle.input.buffer.percent", "0.3");
-    if (recipe) {
-      child
-          .recipe()
-          .set("sponge.pool.dir", poolDir.toString())
-          .set("sponge.pool.name", "pigbench-cpu")
-          .set("sponge.pool.permissions", "rw-------");
-    }
-    return child.run().get(0);
+            .queries(query);
+    return PigEdgeFinish.atTheEdge(child, recipe, poolDir, "pigbench-cpu").run().get(0);
   }
 }

@@ -94,18 +94,30 @@ final class PigEdgeFinish {
   }
 
   private PigJvm child(boolean recipe, int heapMb, Path work) {
-    PigJvm child =
+    return atTheEdge(
         new PigJvm(input, work)
             .heap(heapMb + "m")
             .jvmOptions("-XX:+ExitOnOutOfMemoryError")
-            .queries(QUERY)
-            .set("mapreduce.task.io.sort.mb", "32")
-            .set("mapreduce.reduce.shuffle.input.buffer.percent", "0.3");
+            .queries(QUERY),
+        recipe,
+        poolDir,
+        "pigbench-edge");
+  }
+
+  /**
+   * {@code child} with the settings of issue 33's heap edge ({@code io.sort.mb} 32, a 0.3 shuffle
+   * buffer) and, when {@code recipe}, the recipe on a pool named {@code poolName} in {@code
+   * poolDir}.
+   */
+  static PigJvm atTheEdge(PigJvm child, boolean recipe, Path poolDir, String poolName) {
+    child
+        .set("mapreduce.task.io.sort.mb", "32")
+        .set("mapreduce.reduce.shuffle.input.buffer.percent", "0.3");
     if (recipe) {
       child
           .recipe()
           .set("sponge.pool.dir", poolDir.toString())
-          .set("sponge.pool.name", "pigbench-edge")
+          .set("sponge.pool.name", poolName)
           .set("sponge.pool.permissions", "rw-------");
     }
     return child;
