@@ -45,8 +45,13 @@ public final class LeaderWatch implements Closeable {
     reread();
   }
 
-  /** Calls {@code listener} with the leader's endpoint now and on every change ("" for none). */
-  public void listen(Consumer<String> listener) {
+  /**
+   * Calls {@code listener} with the leader's endpoint now and on every change ("" for none), in the
+   * order of the changes: under the same lock as a change, so that the value handed over here can
+   * never arrive after a newer one (a server starting while the election settled kept "" and never
+   * reported).
+   */
+  public synchronized void listen(Consumer<String> listener) {
     listeners.add(listener);
     listener.accept(leader);
   }
@@ -79,11 +84,13 @@ public final class LeaderWatch implements Closeable {
       LOG.debug("Cannot read the tracker election at {}: {}", latchPath, e.toString());
       return;
     }
-    if (!now.equals(leader)) {
-      leader = now;
-      LOG.info("Tracker leader is now {}", now.isEmpty() ? "(none)" : now);
-      for (Consumer<String> listener : listeners) {
-        listener.accept(now);
+    synchronized (this) {
+      if (!now.equals(leader)) {
+        leader = now;
+        LOG.info("Tracker leader is now {}", now.isEmpty() ? "(none)" : now);
+        for (Consumer<String> listener : listeners) {
+          listener.accept(now);
+        }
       }
     }
   }
