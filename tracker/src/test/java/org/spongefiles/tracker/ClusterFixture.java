@@ -70,6 +70,8 @@ final class ClusterFixture implements AutoCloseable {
   Configuration taskConf(String node, String rack, String... trackers) {
     Configuration conf = base();
     Path disk = resources.shmDir("trk-disk-" + node);
+    // The task's lease file goes beside its pool directory; not the machine's /dev/shm.
+    SpongeOptions.POOL_DIR.set(conf, resources.shmDir("trk-lease-" + node).toString());
     SpongeOptions.NODE_ID.set(conf, node);
     ClusterOptions.RACK.set(conf, rack);
     SpongeOptions.SERVER_ADDRESS.set(conf, "");
@@ -93,7 +95,6 @@ final class ClusterFixture implements AutoCloseable {
     return resources.add(resource);
   }
 
-  /** Stops the trackers and servers, last started first, and removes their files. */
   /** The tracker's count of free lists it answered {@code answer}, from its metrics port. */
   static double freeListRequests(MemoryTracker tracker, String answer) throws Exception {
     String body =
@@ -113,6 +114,7 @@ final class ClusterFixture implements AutoCloseable {
     return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
+  /** Stops the trackers and servers, last started first, and removes their files. */
   @Override
   public void close() {
     resources.close();
