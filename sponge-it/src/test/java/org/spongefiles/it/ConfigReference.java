@@ -30,7 +30,8 @@ public final class ConfigReference {
         .append("(`500ms`, `5s`, `2m`). A value that does not parse or validate stops the task ")
         .append("or daemon at start with `Invalid value X for configuration Y: reason`. ")
         .append("A `sponge.*` key that no module declares is logged once as unknown, with the ")
-        .append("nearest known key. Importance: `high` keys are the ones most clusters set or ")
+        .append("nearest known key; a key's former name is still read, with a warning naming ")
+        .append("the new one. Importance: `high` keys are the ones most clusters set or ")
         .append("must check, `low` ones are tuning rarely worth changing.\n");
     for (OptionSet set : sets) {
       md.append("\n## ").append(set.title()).append("\n\n").append(set.summary()).append("\n\n");
@@ -40,6 +41,9 @@ public final class ConfigReference {
         String text = option.description();
         if (!option.rule().isEmpty()) {
           text = text + " Valid: " + option.rule() + ".";
+        }
+        for (String old : option.deprecatedKeys()) {
+          text = text + " Formerly `" + old + "`, still read with a warning.";
         }
         String defaultText = option.defaultText().isEmpty() ? "(empty)" : option.defaultText();
         md.append("| `")

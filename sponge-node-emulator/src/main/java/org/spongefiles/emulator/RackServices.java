@@ -92,7 +92,7 @@ public final class RackServices extends HostResource {
                         "-Dsponge.tracker.address=" + tracker,
                         "-Dsponge.tracker.metrics.port=" + TRACKER_METRICS_PORT,
                         "-Dsponge.auth.none=true",
-                        "-Dsponge.tracker.poll.interval=250ms"))),
+                        "-Dsponge.tracker.leader.check.interval=250ms"))),
             dir.resolve("switch.log"));
     List<CompletableFuture<NodeProcess>> starting = new ArrayList<>();
     for (int n = 1; n <= network.nodeCount(); n++) {

@@ -66,7 +66,7 @@ public final class SpongeTestConf {
     conf.set("sponge.tracker.address", "127.0.0.1:" + port);
     conf.setInt("sponge.tracker.metrics.port", -1);
     conf.setBoolean("sponge.auth.none", true);
-    conf.set("sponge.tracker.poll.interval", pollInterval);
+    conf.set("sponge.tracker.leader.check.interval", pollInterval);
     return conf;
   }
 

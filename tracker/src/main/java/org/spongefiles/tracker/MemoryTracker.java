@@ -47,11 +47,12 @@ import org.spongefiles.daemon.netty.TlsGate;
  *
  * <p>Stateless by design: everything the leader knows comes from the servers' reports of its
  * current term. Servers watch the election in ZooKeeper and report in full to a new leader as soon
- * as it wins, and it answers once every registered server reported (or one poll interval passed).
- * Leadership can be lost, for instance when the ZooKeeper connection is suspended (Curator's latch
- * gives it up on SUSPENDED) and then regained, by this tracker or another: on losing it the tracker
- * forgets every report and closes the servers' connections at once, so it never hands out a list
- * from a time it was not leader, and on regaining it it waits for fresh reports before answering.
+ * as it wins, and it answers once every registered server reported (or one leader check interval
+ * passed). Leadership can be lost, for instance when the ZooKeeper connection is suspended
+ * (Curator's latch gives it up on SUSPENDED) and then regained, by this tracker or another: on
+ * losing it the tracker forgets every report and closes the servers' connections at once, so it
+ * never hands out a list from a time it was not leader, and on regaining it it waits for fresh
+ * reports before answering.
  */
 public final class MemoryTracker implements RunningDaemon {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryTracker.class);
@@ -97,7 +98,7 @@ public final class MemoryTracker implements RunningDaemon {
             directory, settings.reportIntervalMillis, settings.keepaliveMillis, metrics);
     this.silentLeader =
         new SilentLeaderCheck(
-            zookeeper, layout.leaderLatch(), endpoint, (int) settings.pollTimeoutMillis);
+            zookeeper, layout.leaderLatch(), endpoint, (int) settings.leaderCheckTimeoutMillis);
     this.latch = newLatch();
   }
 
@@ -173,10 +174,12 @@ public final class MemoryTracker implements RunningDaemon {
     }
     channel = bound.channel();
     latch.start();
-    long interval = settings.pollIntervalMillis;
+    long interval = settings.leaderCheckIntervalMillis;
     scheduler.scheduleWithFixedDelay(
         this::checkElection, interval, interval, TimeUnit.MILLISECONDS);
-    // Ticks run on the connections' event loop, so reports and pushes need no locking.
+    // Ticks run on the connections' event loop, so reports and pushes need no locking. A 25 ms tick
+    // was measured (TrackerScaleBench, 2026-11-27): it sent 12% more pushes at 10,000 servers and
+    // did not shorten the worst staleness (docs/design.md), so a tick stays a quarter interval.
     long tick = Math.max(5, Math.min(100, settings.reportIntervalMillis / 4));
     loop().scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     int metricsPort = settings.metricsPort;
@@ -248,7 +251,9 @@ public final class MemoryTracker implements RunningDaemon {
     }
   }
 
-  /** Once per poll interval: a follower checks the leader lives, the leader that it leads. */
+  /**
+   * Once per leader check interval: a follower checks the leader lives, the leader that it leads.
+   */
   private void checkElection() {
     if (!latch.hasLeadership()) {
       knownLeader = lookUpLeader();
@@ -272,7 +277,7 @@ public final class MemoryTracker implements RunningDaemon {
    * tracker is not the leader or is still waiting for the servers' first reports of its term.
    */
   FreeList freeList(String rack, String peer) throws WireException {
-    if (!leading || !latch.hasLeadership() || !board.ready(settings.pollIntervalMillis)) {
+    if (!leading || !latch.hasLeadership() || !board.ready(settings.leaderCheckIntervalMillis)) {
       throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
     }
     RackView current = board.view();
@@ -290,8 +295,8 @@ public final class MemoryTracker implements RunningDaemon {
   }
 
   /**
-   * The leader's address as of the last poll interval, or empty when unknown (or this tracker,
-   * still warming up). Cached: asking ZooKeeper blocks, and this is answered on the event loop.
+   * The leader's address as of the last leader check, or empty when unknown (or this tracker, still
+   * warming up). Cached: asking ZooKeeper blocks, and this is answered on the event loop.
    */
   String leaderEndpoint() {
     return knownLeader;

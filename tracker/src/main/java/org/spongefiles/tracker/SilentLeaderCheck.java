@@ -12,14 +12,14 @@ import org.spongefiles.core.cluster.LatchParticipants;
 import org.spongefiles.core.remote.ServerAddress;
 
 /**
- * A follower's check, once per poll interval, that the tracker leading the election still listens.
- * A leader killed with its host still up keeps its latch node until its ZooKeeper session expires
- * ({@code sponge.zookeeper.session.timeout}, 10 s), and no task gets a free list meanwhile. When
- * the leader's host refuses connections to its port {@value #REFUSALS} checks in a row (the process
- * is gone: a live tracker listens, and a hung one would let the connection in), the follower
- * removes the leader's node and the next participant leads at once. A leader that cannot be reached
- * at all (its host down, a partition) is left to its session's expiry, and a leader that finds its
- * own node gone steps down ({@link #stillLeads}).
+ * A follower's check, once per leader check interval, that the tracker leading the election still
+ * listens. A leader killed with its host still up keeps its latch node until its ZooKeeper session
+ * expires ({@code sponge.zookeeper.session.timeout}, 10 s), and no task gets a free list meanwhile.
+ * When the leader's host refuses connections to its port {@value #REFUSALS} checks in a row (the
+ * process is gone: a live tracker listens, and a hung one would let the connection in), the
+ * follower removes the leader's node and the next participant leads at once. A leader that cannot
+ * be reached at all (its host down, a partition) is left to its session's expiry, and a leader that
+ * finds its own node gone steps down ({@link #stillLeads}).
  */
 final class SilentLeaderCheck {
   static final int REFUSALS = 2;

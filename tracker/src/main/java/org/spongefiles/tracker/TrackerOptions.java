@@ -29,16 +29,18 @@ public final class TrackerOptions implements OptionSet {
               "This tracker as tasks reach it (host:port), its id in the leader election; empty "
                   + "means the node name and sponge.tracker.port.");
 
-  public static final ConfigOption<Duration> POLL_INTERVAL =
-      ConfigOption.duration("sponge.tracker.poll.interval", Duration.ofSeconds(1))
+  public static final ConfigOption<Duration> LEADER_CHECK_INTERVAL =
+      ConfigOption.duration("sponge.tracker.leader.check.interval", Duration.ofSeconds(1))
+          .deprecatedKey("sponge.tracker.poll.interval")
           .validate(Validator.durationBetween(Duration.ofMillis(50), Duration.ofMinutes(10)))
           .describe(
               "How often a follower checks that the leader's process still listens (and the "
                   + "leader that it still leads); also the longest a new leader waits for every "
                   + "registered server's first report before it answers tasks.");
 
-  public static final ConfigOption<Duration> POLL_TIMEOUT =
-      ConfigOption.duration("sponge.tracker.poll.timeout", Duration.ofMillis(500))
+  public static final ConfigOption<Duration> LEADER_CHECK_TIMEOUT =
+      ConfigOption.duration("sponge.tracker.leader.check.timeout", Duration.ofMillis(500))
+          .deprecatedKey("sponge.tracker.poll.timeout")
           .validate(Validator.durationBetween(Duration.ofMillis(10), Duration.ofMinutes(1)))
           .describe(
               "Connect timeout of a follower's check of the leader: a leader that cannot be "
@@ -60,7 +62,13 @@ public final class TrackerOptions implements OptionSet {
 
   private static final List<ConfigOption<?>> ALL =
       List.of(
-          BIND_HOST, PORT, ADDRESS, POLL_INTERVAL, POLL_TIMEOUT, METRICS_PORT, HANDSHAKE_TIMEOUT);
+          BIND_HOST,
+          PORT,
+          ADDRESS,
+          LEADER_CHECK_INTERVAL,
+          LEADER_CHECK_TIMEOUT,
+          METRICS_PORT,
+          HANDSHAKE_TIMEOUT);
 
   @Override
   public String title() {

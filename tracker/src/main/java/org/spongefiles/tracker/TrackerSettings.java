@@ -27,8 +27,8 @@ final class TrackerSettings {
   final String endpoint;
   final String bindHost;
   final int port;
-  final long pollIntervalMillis;
-  final long pollTimeoutMillis;
+  final long leaderCheckIntervalMillis;
+  final long leaderCheckTimeoutMillis;
   final int metricsPort;
   final long handshakeTimeoutMillis;
   final double nearlyFull;
@@ -59,8 +59,8 @@ final class TrackerSettings {
     this.port = parsed.get(TrackerOptions.PORT);
     String explicit = parsed.get(TrackerOptions.ADDRESS);
     this.endpoint = explicit.isEmpty() ? TaskIdentity.nodeName(parsed) + ":" + port : explicit;
-    this.pollIntervalMillis = parsed.get(TrackerOptions.POLL_INTERVAL).toMillis();
-    this.pollTimeoutMillis = parsed.get(TrackerOptions.POLL_TIMEOUT).toMillis();
+    this.leaderCheckIntervalMillis = parsed.get(TrackerOptions.LEADER_CHECK_INTERVAL).toMillis();
+    this.leaderCheckTimeoutMillis = parsed.get(TrackerOptions.LEADER_CHECK_TIMEOUT).toMillis();
     this.metricsPort = parsed.get(TrackerOptions.METRICS_PORT);
     this.handshakeTimeoutMillis = parsed.get(TrackerOptions.HANDSHAKE_TIMEOUT).toMillis();
     this.nearlyFull = parsed.get(ClusterOptions.TRACKER_NEARLY_FULL);

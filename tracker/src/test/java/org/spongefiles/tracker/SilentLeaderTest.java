@@ -23,8 +23,8 @@ import org.spongefiles.testkit.SpongeTestConf;
 
 /**
  * A leader whose process is gone holds the election until its ZooKeeper session expires; a follower
- * that finds its port refusing removes its latch node and leads within a few poll intervals,
- * whatever the session timeout. A live leader whose node was removed steps down.
+ * that finds its port refusing removes its latch node and leads within a few leader check
+ * intervals, whatever the session timeout. A live leader whose node was removed steps down.
  */
 @Timeout(120)
 class SilentLeaderTest {

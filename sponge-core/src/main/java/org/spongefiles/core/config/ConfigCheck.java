@@ -101,7 +101,10 @@ public final class ConfigCheck {
     Map<String, String> unknown = new TreeMap<>();
     for (Map.Entry<String, String> entry : conf) {
       String key = entry.getKey();
-      if (key.startsWith(PREFIX) && known.judges(key) && !known.keys.containsKey(key)) {
+      if (key.startsWith(PREFIX)
+          && known.judges(key)
+          && !known.keys.containsKey(key)
+          && !known.deprecated.contains(key)) {
         unknown.put(key, entry.getValue());
       }
     }
@@ -165,10 +168,14 @@ public final class ConfigCheck {
   /** The declared keys of a process, and the modules whose options it has. */
   public static final class Known {
     private final Map<String, ConfigOption<?>> keys;
+    private final Set<String> deprecated = new HashSet<>();
     private final Set<String> modules;
 
     public Known(Collection<OptionSet> sets) {
       this.keys = index(sets);
+      for (ConfigOption<?> option : keys.values()) {
+        deprecated.addAll(option.deprecatedKeys());
+      }
       this.modules = new HashSet<>();
       for (OptionSet set : sets) {
         modules.add(set.module());

@@ -1,13 +1,18 @@
 package org.spongefiles.core.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One configuration key, declared once with its type, default, validation rule and description, and
@@ -25,6 +30,9 @@ import org.apache.hadoop.conf.Configuration;
  * @param <T> the parsed type
  */
 public final class ConfigOption<T> {
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigOption.class);
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
   private final String key;
   private final String typeName;
   private final T defaultValue;
@@ -33,6 +41,7 @@ public final class ConfigOption<T> {
   private final Validator<T> validator;
   private final String description;
   private final Importance importance;
+  private final List<String> deprecatedKeys;
 
   private ConfigOption(
       String key,
@@ -42,7 +51,8 @@ public final class ConfigOption<T> {
       Function<T, String> formatter,
       Validator<T> validator,
       String description,
-      Importance importance) {
+      Importance importance,
+      List<String> deprecatedKeys) {
     this.key = Objects.requireNonNull(key, "key cannot be null");
     this.typeName = typeName;
     this.defaultValue = Objects.requireNonNull(defaultValue, "defaultValue cannot be null");
@@ -51,6 +61,7 @@ public final class ConfigOption<T> {
     this.validator = validator;
     this.description = description;
     this.importance = importance;
+    this.deprecatedKeys = deprecatedKeys;
   }
 
   /** A byte size such as {@code 1m}; see {@link ByteSize}. */
@@ -63,7 +74,8 @@ public final class ConfigOption<T> {
         ByteSize::format,
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   /** A duration such as {@code 5s}; see {@link Durations}. */
@@ -76,7 +88,8 @@ public final class ConfigOption<T> {
         Durations::format,
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   public static ConfigOption<Integer> integer(String key, int defaultValue) {
@@ -88,7 +101,8 @@ public final class ConfigOption<T> {
         String::valueOf,
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   public static ConfigOption<Double> decimal(String key, double defaultValue) {
@@ -100,7 +114,8 @@ public final class ConfigOption<T> {
         String::valueOf,
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   public static ConfigOption<Boolean> bool(String key, boolean defaultValue) {
@@ -112,12 +127,21 @@ public final class ConfigOption<T> {
         String::valueOf,
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   public static ConfigOption<String> string(String key, String defaultValue) {
     return new ConfigOption<>(
-        key, "string", defaultValue, String::trim, s -> s, Validator.any(), "", Importance.MEDIUM);
+        key,
+        "string",
+        defaultValue,
+        String::trim,
+        s -> s,
+        Validator.any(),
+        "",
+        Importance.MEDIUM,
+        List.of());
   }
 
   /** A comma-separated list; blanks around elements are ignored, empty elements dropped. */
@@ -130,7 +154,8 @@ public final class ConfigOption<T> {
         l -> String.join(",", l),
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   /** One of an enum's constants, written case-insensitively. */
@@ -154,7 +179,8 @@ public final class ConfigOption<T> {
         e -> e.name().toLowerCase(Locale.ROOT),
         Validator.any(),
         "",
-        Importance.MEDIUM);
+        Importance.MEDIUM,
+        List.of());
   }
 
   /** Returns a copy of this option with a validation rule. */
@@ -164,37 +190,117 @@ public final class ConfigOption<T> {
       throw new IllegalArgumentException("default of " + key + " is invalid: " + problem);
     }
     return new ConfigOption<>(
-        key, typeName, defaultValue, parser, formatter, rule, description, importance);
+        key,
+        typeName,
+        defaultValue,
+        parser,
+        formatter,
+        rule,
+        description,
+        importance,
+        deprecatedKeys);
   }
 
   /** Returns a copy of this option with its documentation. */
   public ConfigOption<T> describe(String text) {
     return new ConfigOption<>(
-        key, typeName, defaultValue, parser, formatter, validator, text, importance);
+        key,
+        typeName,
+        defaultValue,
+        parser,
+        formatter,
+        validator,
+        text,
+        importance,
+        deprecatedKeys);
   }
 
   /** Returns a copy of this option ranked {@code level} in the reference (default medium). */
   public ConfigOption<T> importance(Importance level) {
     return new ConfigOption<>(
-        key, typeName, defaultValue, parser, formatter, validator, description, level);
+        key,
+        typeName,
+        defaultValue,
+        parser,
+        formatter,
+        validator,
+        description,
+        level,
+        deprecatedKeys);
   }
 
   /**
-   * Reads this option from {@code conf}: the default when the key is unset or blank, otherwise the
-   * parsed and validated value.
+   * Returns a copy of this option that also reads {@code oldKey}, a name it had before: when only
+   * the old key is set its value is used, and a warning naming both keys is logged once per
+   * process; when both are set the new key wins and the old one is warned about as ignored.
+   */
+  public ConfigOption<T> deprecatedKey(String oldKey) {
+    List<String> keys = new ArrayList<>(deprecatedKeys);
+    keys.add(Objects.requireNonNull(oldKey, "oldKey cannot be null"));
+    return new ConfigOption<>(
+        key,
+        typeName,
+        defaultValue,
+        parser,
+        formatter,
+        validator,
+        description,
+        importance,
+        List.copyOf(keys));
+  }
+
+  /**
+   * Reads this option from {@code conf}: the default when the key (and every deprecated name of it)
+   * is unset or blank, otherwise the parsed and validated value.
    *
    * @throws ConfigException naming the key and value when the value is unusable
    */
   public T get(Configuration conf) {
     String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return defaultValue;
+    boolean set = raw != null && !raw.isEmpty();
+    for (String old : deprecatedKeys) {
+      String oldRaw = conf.getTrimmed(old);
+      if (oldRaw == null || oldRaw.isEmpty()) {
+        continue;
+      }
+      if (set) {
+        warnOnce(
+            "Configuration key "
+                + old
+                + " is deprecated and ignored (value "
+                + oldRaw
+                + "): "
+                + key
+                + " is set (value "
+                + raw
+                + ")");
+      } else {
+        warnOnce(
+            "Configuration key "
+                + old
+                + " is deprecated; use "
+                + key
+                + " (value "
+                + oldRaw
+                + " taken)");
+        return parse(old, oldRaw);
+      }
     }
-    return parse(raw);
+    return set ? parse(raw) : defaultValue;
+  }
+
+  private static void warnOnce(String message) {
+    if (WARNED.add(message)) {
+      LOG.warn(message);
+    }
   }
 
   /** Parses and validates one textual value as this option would. */
   public T parse(String raw) {
+    return parse(key, raw);
+  }
+
+  private T parse(String name, String raw) {
     T value;
     try {
       value = parser.apply(raw);
@@ -203,11 +309,11 @@ public final class ConfigOption<T> {
       if (e instanceof NumberFormatException && reason.startsWith("For input string")) {
         reason = "not a valid " + typeName;
       }
-      throw new ConfigException(key, raw, reason);
+      throw new ConfigException(name, raw, reason);
     }
     String problem = validator.check(value);
     if (problem != null) {
-      throw new ConfigException(key, raw, problem);
+      throw new ConfigException(name, raw, problem);
     }
     return value;
   }
@@ -219,6 +325,11 @@ public final class ConfigOption<T> {
 
   public String key() {
     return key;
+  }
+
+  /** The names this option had before, still read with a warning; empty for most options. */
+  public List<String> deprecatedKeys() {
+    return deprecatedKeys;
   }
 
   public String typeName() {

@@ -38,9 +38,9 @@ public final class TlsOptions implements OptionSet {
       ConfigOption.string("sponge.tls.truststore.file", "")
           .importance(Importance.HIGH)
           .describe(
-              "PKCS12 truststore holding the cluster CA's certificate: clients (tasks, the "
-                  + "tracker polling servers, bin/sponge) accept only servers whose certificate "
-                  + "it signed and that name the host they connect to.");
+              "PKCS12 truststore holding the cluster CA's certificate: clients (tasks, sponge "
+                  + "servers reporting to the tracker, bin/sponge) accept only daemons whose "
+                  + "certificate it signed and that name the host they connect to.");
 
   public static final ConfigOption<String> TRUSTSTORE_PASSWORD_FILE =
       ConfigOption.string("sponge.tls.truststore.password.file", "")

@@ -150,7 +150,7 @@ class InstallIT {
             "-Dsponge.tracker.port=" + trackerPort,
             "-Dsponge.tracker.address=" + trackerAddress,
             "-Dsponge.tracker.metrics.port=" + freePort(),
-            "-Dsponge.tracker.poll.interval=250ms");
+            "-Dsponge.tracker.leader.check.interval=250ms");
     assertThat(tracker.exit).as(tracker.output + tracker.errors).isZero();
     int portA = freePort();
     int portB = freePort();

@@ -123,7 +123,7 @@ class RemoteReachJobTest {
     TrackerOptions.PORT.set(conf, port);
     TrackerOptions.ADDRESS.set(conf, "127.0.0.1:" + port);
     TrackerOptions.METRICS_PORT.set(conf, -1);
-    TrackerOptions.POLL_INTERVAL.set(conf, Duration.ofMillis(250));
+    TrackerOptions.LEADER_CHECK_INTERVAL.set(conf, Duration.ofMillis(250));
     return conf;
   }
 

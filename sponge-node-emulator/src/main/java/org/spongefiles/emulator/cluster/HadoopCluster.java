@@ -369,7 +369,7 @@ public final class HadoopCluster extends HostResource {
               "-Dsponge.tracker.port=" + TRACKER_PORT,
               "-Dsponge.tracker.address=" + node.host + ":" + TRACKER_PORT,
               "-Dsponge.tracker.metrics.port=" + TRACKER_METRICS_PORT,
-              "-Dsponge.tracker.poll.interval=250ms"));
+              "-Dsponge.tracker.leader.check.interval=250ms"));
     }
     HostCommand.run(node.run(command), environment(node));
   }
