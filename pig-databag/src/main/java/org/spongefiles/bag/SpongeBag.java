@@ -1,37 +1,28 @@
 package org.spongefiles.bag;
 
-import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import org.apache.pig.PigCounters;
-import org.apache.pig.PigWarning;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.DefaultAbstractBag;
 import org.apache.pig.data.Tuple;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.spongefiles.bag.run.Run;
-import org.spongefiles.bag.run.RunCleaner;
-import org.spongefiles.bag.run.RunWriter;
 import org.spongefiles.bag.run.SpillRuns;
-import org.spongefiles.bag.task.BagCounter;
 import org.spongefiles.bag.task.BagTask;
 
 /**
- * What Pig's default, sorted and distinct bags share, with spills going to SpongeFiles: tuples are
- * held in memory until Pig's memory manager calls {@link #spill()}, or, for a bag Pig's own
- * operators fill, until the bag holds more than its part of {@code sponge.pig.bag.memory} of the
- * heap (see {@link SelfSpillLimit}), and a spill writes them all into one new SpongeFile (a run) of
- * the bag's task, as Pig writes one spill file; a default bag not read yet instead keeps what it
- * holds and writes every later tuple straight into one run read after memory, its tail (see {@link
- * OverflowTail}), as Pig's internal bag for a GROUP does. The memory manager leaves a GROUP's bag
- * alone, as stock Pig's internal bags (see {@link GroupRole}). The memory estimate is Pig's ({@link
- * SizeEstimate}). Iterators read the runs back from SpongeFiles, then memory, then the tail, and
- * follow the bag when it spills under them.
+ * What Pig's default, sorted and distinct bags share, with spills going to SpongeFiles: the {@code
+ * DataBag} a Pig operator or UDF sees. Tuples are held in memory, counted and sampled for Pig's
+ * memory estimate ({@link SizeEstimate}), until Pig's memory manager calls {@link #spill()}, or,
+ * for a bag Pig's own operators fill, until the bag holds more than its part of {@code
+ * sponge.pig.bag.memory} of the heap; when and how they leave the heap is the bag's {@link
+ * BagSpill} (the limit, {@link SelfSpillLimit}; the GROUP/COGROUP decision, {@link GroupRole}; a
+ * default bag's tail, {@link OverflowTail}). A spill writes memory into one new SpongeFile (a run)
+ * of the bag's task, as Pig writes one spill file. Iterators read the runs back from SpongeFiles,
+ * then memory, then the tail, and follow the bag when it spills under them.
  *
  * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
  * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
@@ -44,23 +35,18 @@ import org.spongefiles.bag.task.BagTask;
  */
 public abstract class SpongeBag extends DefaultAbstractBag {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(SpongeBag.class);
 
   private final transient Object lock = new Object();
   private final transient BagTask task;
   private final transient SpillRuns runs = new SpillRuns();
   private final transient SizeEstimate size = new SizeEstimate();
-  private final transient SelfSpillLimit limit;
-  private final transient OverflowTail overflow;
-  private final transient GroupRole group = new GroupRole();
-  private transient boolean cleanerRegistered;
+  private final transient BagSpill spill;
   private transient long modifications;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
     this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
-    this.limit = new SelfSpillLimit(task);
-    this.overflow = new OverflowTail(task, runs, this::countWritten);
+    this.spill = new BagSpill(this, task, runs);
   }
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
@@ -71,10 +57,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         mSize++;
         size.sample(tuple);
       }
-      full = isFull();
+      full = spill.isFull(memoryEstimate());
     }
     if (full) {
-      spill(true);
+      spill.spill(true);
     } else {
       markSpillableIfNecessary();
     }
@@ -146,38 +132,24 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   public void add(Tuple tuple) {
     boolean full;
     synchronized (lock) {
-      overflow.checkNotLost();
-      if (overflow.isOpen()) {
-        overflow.append(tuple);
+      if (spill.appendedToTail(tuple)) {
         mSize++;
         size.sample(tuple);
         modifications++;
         return;
-      }
-      if (runs.tail() != null) {
-        listTail();
       }
       if (addToMemory(tuple)) {
         mSize++;
         size.sample(tuple);
       }
       modifications++;
-      full = isFull();
+      full = spill.isFull(memoryEstimate());
     }
     if (full) {
-      spill(true);
+      spill.spill(true);
     } else {
       markSpillableIfNecessary();
     }
-  }
-
-  /**
-   * Whether memory holds more than the bag's self-spill limit; the first time it holds more than
-   * the smallest limit a bag can have, the task's rule decides the bag's part from who fills it (a
-   * stack walk), and a bag found to be a GROUP's learns whether it is a COGROUP's. Under the lock.
-   */
-  private boolean isFull() {
-    return limit.exceeded(memoryEstimate(), sharers(), inputs(), () -> group.found(this, task));
   }
 
   /**
@@ -188,7 +160,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   final long selfSpillLimit() {
     synchronized (lock) {
-      return limit.bytes(sharers());
+      return spill.limitBytes();
     }
   }
 
@@ -228,7 +200,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     }
   }
 
-  private long memoryEstimate() {
+  /** Pig's estimate of the heap the bag holds; under the lock. */
+  final long memoryEstimate() {
     return size.bytes(mContents.size(), runs.size());
   }
 
@@ -243,123 +216,33 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public long spill() {
-    return spill(false);
+    return spill.spill(false);
   }
 
-  /**
-   * Spills memory into a new run, or, for a default bag not read yet past its limit, opens its tail
-   * run (see {@link OverflowTail}); {@code self} when the bag reached its own limit.
-   */
-  private long spill(boolean self) {
-    long count;
-    synchronized (lock) {
-      count = mContents.size();
-      if (count == 0 || task.isClosed()) {
-        return 0;
-      }
-      if (!self && group.leftToItself(limit.isGroup())) {
-        return 0;
-      }
-      if (self && writesPastLimit()) {
-        if (!openTail(count)) {
-          return 0;
-        }
-        count = 0;
-      } else if (!spillAll(self, count)) {
-        return 0;
-      }
-    }
-    task.count(BagCounter.BAG_SPILLS, 1);
-    if (self) {
-      // Pig counts its own bags' self-spills the same way: a bag once, each tuple written.
-      task.count(BagCounter.BAG_SELF_SPILLS, 1);
-      incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_BAGS);
-      if (count > 0) {
-        countWritten(count);
-      }
-    } else {
-      task.count(BagCounter.BAG_SPILLED_TUPLES, count);
-      incSpillCount(PigCounters.SPILLABLE_MEMORY_MANAGER_SPILL_COUNT);
-    }
-    task.publishCounters();
-    return count;
-  }
-
-  /** {@code count} tuples were written by the bag's own choice (Pig's proactive records). */
-  private void countWritten(long count) {
-    task.count(BagCounter.BAG_SPILLED_TUPLES, count);
-    incSpillCount(PigCounters.PROACTIVE_SPILL_COUNT_RECS, count);
-    task.publishCounters();
-  }
-
-  /**
-   * Opens the tail run, memory holding its {@code inMemory} tuples as they are; false if it could
-   * not be opened (memory keeps growing, the bag retries at twice its size). Under the lock.
-   */
-  private boolean openTail(long inMemory) {
-    try {
-      overflow.open();
-    } catch (IOException | RuntimeException e) {
-      spillFailed(true, inMemory, e);
-      return false;
-    }
-    registerCleaner();
-    limit.spilled();
-    return true;
-  }
-
-  /**
-   * A tuple is added after the bag's tail (the bag was read): writes memory, which comes before the
-   * tail, into a run and lists the tail after it, so the new tuple follows both. Under the lock.
-   *
-   * @throws IllegalStateException when memory could not be written (it stays, the tuple is not
-   *     added)
-   */
-  private void listTail() {
-    long count = mContents.size();
-    if (count == 0) {
-      runs.listTail();
-      return;
-    }
-    if (!spillAll(false, count)) {
-      throw new IllegalStateException(
-          "Unable to write the "
-              + count
-              + " tuples in memory of a bag of "
-              + task.taskId()
-              + " ahead of its tail run, so a tuple added after reading cannot follow them");
-    }
-    task.count(BagCounter.BAG_SPILLS, 1);
-    task.count(BagCounter.BAG_SPILLED_TUPLES, count);
-    task.publishCounters();
-  }
-
-  /**
-   * Writes all of memory, {@code count} tuples, into a new run, listed after the others and before
-   * the tail, if there is one, which is then listed after it (the tail is read after memory); false
-   * if it failed. Under the lock.
-   */
-  private boolean spillAll(boolean self, long count) {
-    Run run;
-    try {
-      run = RunWriter.write(task, spillOrder(), "pigbag");
-    } catch (IOException | RuntimeException e) {
-      spillFailed(self, count, e);
-      return false;
-    }
-    runs.add(run);
-    runs.listTail();
-    spilled(run);
-    registerCleaner();
+  /** Memory was just written into a run: it is emptied. Under the lock. */
+  final void memoryWritten() {
     mContents.clear();
     modifications++;
-    limit.spilled();
-    return true;
+  }
+
+  /** Counts in Pig's {@code counter}, as Pig's bags count their spills. */
+  final void incPigSpillCount(Enum<?> counter) {
+    incSpillCount(counter);
+  }
+
+  /** Counts {@code records} in Pig's {@code counter}, as Pig's bags count their spills. */
+  final void incPigSpillCount(Enum<?> counter, long records) {
+    incSpillCount(counter, records);
+  }
+
+  /** Warns through Pig's logger, as Pig's bags do when a spill fails. */
+  final void warnPig(String message, Enum<?> warning, Throwable cause) {
+    warn(message, warning, cause);
   }
 
   /** The bag's GROUP/COGROUP decision. */
   final GroupRole group() {
-    return group;
+    return spill.group();
   }
 
   /**
@@ -369,26 +252,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * @throws IllegalStateException when that run could not be written
    */
   final void startReading() {
-    group.read();
-    overflow.finish();
-  }
-
-  /** A spill of {@code count} tuples failed: they stay in memory. Under the lock. */
-  private void spillFailed(boolean self, long count, Exception e) {
-    task.count(BagCounter.BAG_SPILL_FAILURES, 1);
-    if (self) {
-      limit.failed(memoryEstimate());
-    }
-    LOG.warn("Could not spill {} tuples of a bag of {}; they stay in memory", count, task, e);
-    warn(
-        "Unable to spill " + count + " tuples to SpongeFiles: " + e, PigWarning.UNABLE_TO_SPILL, e);
-  }
-
-  private void registerCleaner() {
-    if (!cleanerRegistered) {
-      RunCleaner.CLEANER.register(this, runs);
-      cleanerRegistered = true;
-    }
+    spill.startReading();
   }
 
   /**
@@ -403,9 +267,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       mSize = 0;
       size.reset();
       modifications++;
-      limit.reset();
-      group.reset();
-      overflow.reset();
+      spill.reset();
       dropped = runs.takeAll();
       cleared();
     }

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.spongefiles.core.SpongeOptions;
 import org.spongefiles.daemon.DaemonOptions;
-import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.DaemonStarts;
 import org.spongefiles.testkit.TestDirs;
 
 /**

@@ -34,8 +34,8 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.tier.TierKind;
 import org.spongefiles.core.tls.TlsContext;
 import org.spongefiles.core.tls.TlsOptions;
-import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.DaemonStarts;
 import org.spongefiles.testkit.RandomBytes;
 import org.spongefiles.testkit.TestCertificates;
 

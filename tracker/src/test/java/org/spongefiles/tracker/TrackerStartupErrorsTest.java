@@ -11,8 +11,8 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.spongefiles.daemon.testing.DaemonStarts;
 import org.spongefiles.testkit.ChildJvm;
+import org.spongefiles.testkit.DaemonStarts;
 import org.spongefiles.testkit.TestCertificates;
 
 /** A carelessly configured tracker does not start and says why in one line naming the key. */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.spongefiles.emulator.DiskClass;
 import org.spongefiles.emulator.EmulatorSupport;
 import org.spongefiles.emulator.StaleResources;
@@ -82,8 +83,11 @@ public final class ClusterBench {
                       + expected
                       + ")");
             }
-            (mode.equals(MedianClient.STOCK) ? stock : ours).add(job.elapsedMillis);
-            if (mode.equals(MedianClient.OURS)) {
+            if (mode.equals(MedianClient.STOCK)) {
+              checkStock(job);
+              stock.add(job.elapsedMillis);
+            } else {
+              ours.add(job.elapsedMillis);
               last = job;
             }
           }
@@ -108,6 +112,29 @@ public final class ClusterBench {
           last.counter("SpongeFiles", "REMOTE_UNAVAILABLE"));
     } finally {
       StaleResources.deleteTree(work);
+    }
+  }
+
+  /**
+   * The comparison is against Hadoop's own merger under spill pressure: the stock job's reducers
+   * spill (more records spilled than the maps output) and it shows no SpongeFiles counter.
+   */
+  private static void checkStock(ClusterJob job) {
+    long spilled = job.counter("tasks", "SPILLED_RECORDS");
+    long mapOutput = job.counter("tasks", "MAP_OUTPUT_RECORDS");
+    if (spilled <= mapOutput) {
+      throw new AssertionError(
+          "The stock reducers did not spill: SPILLED_RECORDS="
+              + spilled
+              + ", MAP_OUTPUT_RECORDS="
+              + mapOutput);
+    }
+    List<String> ours =
+        job.counters.keySet().stream()
+            .filter(key -> key.startsWith("SpongeFiles "))
+            .collect(Collectors.toList());
+    if (!ours.isEmpty()) {
+      throw new AssertionError("The stock job ran with SpongeFiles: counters " + ours);
     }
   }
 

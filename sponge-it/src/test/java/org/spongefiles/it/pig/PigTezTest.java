@@ -7,7 +7,6 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -173,27 +172,6 @@ class PigTezTest {
   }
 
   /**
-   * Runs the children at once, each with its own fixed heap (what is compared is what they answer
-   * and where they spill, never their time), and returns what each reported.
-   */
-  private static List<List<QueryRun>> sideBySide(PigJvm... children) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(children.length);
-    try {
-      List<Future<List<QueryRun>>> runs = new ArrayList<>();
-      for (PigJvm child : children) {
-        runs.add(pool.submit(child::run));
-      }
-      List<List<QueryRun>> reported = new ArrayList<>();
-      for (Future<List<QueryRun>> run : runs) {
-        reported.add(run.get());
-      }
-      return reported;
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /**
    * The Tez heap sweep's one case in the default build (the sweep: sponge-bench's PigTezHeapSweep,
    * docs/benchmarks.md). At {@value #SWEEP_HEAP_MB} MB, one of the sweep's heaps (192 MB times 0.8
    * three times) and stock Pig's least on the sweep's larger data, not tuned to this data, stock
@@ -307,7 +285,7 @@ class PigTezTest {
       throws Exception {
     PigJvm withAgent =
         recipe(name + "-sponge", poolDir, poolSize, queries).jvmOptions("-javaagent:" + agentJar());
-    List<List<QueryRun>> both = sideBySide(child(name + "-stock", queries), withAgent);
+    List<List<QueryRun>> both = SideBySide.run(child(name + "-stock", queries), withAgent);
     List<QueryRun> stock = both.get(0);
     List<QueryRun> sponge = both.get(1);
     stock.forEach(run -> System.out.println("tez stock " + run));

@@ -27,7 +27,8 @@ import org.spongefiles.workloads.pig.QueryRun;
  * a small heap on the same skewed pages, in local and MapReduce (local job runner) mode. Spilling
  * is made certain by a tight {@code pig.cachedbag.memusage} for stock Pig's internal bags and by
  * telling Pig's memory manager the heap is full every 50 ms; in MapReduce mode the recipe's bags
- * also spill themselves past 1% of the heap.
+ * also spill themselves past 1% of the heap. Stock Pig and the recipe run side by side ({@link
+ * SideBySide}).
  */
 class PigWorkloadsTest {
   private static Path root;
@@ -66,7 +67,6 @@ class PigWorkloadsTest {
   void theRecipeGivesStockPigsAnswersWithEverySpillInSpongeFiles(String mode) throws Exception {
     Path poolDir = TestDirs.newShmDir("pig-" + mode);
     try {
-      List<QueryRun> stock = child(mode, root.resolve("stock-" + mode)).run();
       PigJvm recipe =
           child(mode, root.resolve("sponge-" + mode))
               .recipe()
@@ -80,7 +80,10 @@ class PigWorkloadsTest {
               // Local mode leaves spilling to Pig's memory manager; MapReduce mode lets bags past
               // 1% of the heap spill themselves too.
               .set("sponge.pig.bag.memory", mode.equals("local") ? "0" : "0.01");
-      List<QueryRun> sponge = recipe.run();
+      List<List<QueryRun>> both =
+          SideBySide.run(child(mode, root.resolve("stock-" + mode)), recipe);
+      List<QueryRun> stock = both.get(0);
+      List<QueryRun> sponge = both.get(1);
 
       stock.forEach(run -> System.out.println("stock " + run));
       sponge.forEach(run -> System.out.println("sponge " + run));

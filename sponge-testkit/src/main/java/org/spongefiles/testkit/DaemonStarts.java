@@ -1,18 +1,22 @@
-package org.spongefiles.daemon.testing;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package org.spongefiles.testkit;
 
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
-import org.spongefiles.daemon.RunningDaemon;
 
-/** Starts a daemon's entry in-process, as its script would, for tests of what it refuses. */
+/**
+ * Starts a daemon's entry in-process, as its script would, for tests of what it refuses. A started
+ * daemon is anything {@link Closeable} (sponge-daemon's {@code RunningDaemon}), so the test kit
+ * needs no SpongeFiles module.
+ */
 public final class DaemonStarts {
   private DaemonStarts() {}
 
@@ -31,17 +35,27 @@ public final class DaemonStarts {
    */
   public static String refused(
       String name,
-      BiFunction<List<String>, PrintStream, ? extends RunningDaemon> launch,
+      BiFunction<List<String>, PrintStream, ? extends Closeable> launch,
       List<String> args) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    RunningDaemon daemon = launch.apply(args, new PrintStream(err, true, StandardCharsets.UTF_8));
+    Closeable daemon = launch.apply(args, new PrintStream(err, true, StandardCharsets.UTF_8));
     if (daemon != null) {
-      daemon.close();
+      try {
+        daemon.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(name + " started with " + args + " and failed to stop", e);
+      }
       throw new AssertionError(name + " started with " + args);
     }
     String text = err.toString(StandardCharsets.UTF_8);
-    assertThat(text.lines()).hasSize(1);
-    assertThat(text).startsWith(name + ": ").doesNotContain("\tat ");
+    if (text.lines().count() != 1) {
+      throw new AssertionError(
+          name + " printed " + text.lines().count() + " lines, not one: " + text);
+    }
+    if (!text.startsWith(name + ": ") || text.contains("\tat ")) {
+      throw new AssertionError(
+          name + " printed a line not starting with \"" + name + ": \", or a stack trace: " + text);
+    }
     return text.trim();
   }
 }
