@@ -18,6 +18,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.FsShell;
@@ -62,7 +64,6 @@ import org.spongefiles.workloads.median.MedianReference;
 class ClusterTenantsTest {
   private static final long NUMBERS = 2_000_000;
   private static final int QUOTA_CHUNKS = 2;
-  private static final int PROBES = 6;
   private static final String ALICE = "alice";
   private static final String BOB = "bob";
   private static final List<String> JOB_SETTINGS =
@@ -97,6 +98,7 @@ class ClusterTenantsTest {
     assertThat(expected.get(ALICE)).isNotEqualTo(expected.get(BOB));
     Path probeJar = JobJar.of(work.resolve("probe.jar"), TenantProbe.class);
     Path targets = work.resolve("alice-chunks");
+    Path ended = work.resolve("jobs-ended");
 
     ClusterSettings settings =
         ClusterJob.smokeCluster()
@@ -116,27 +118,21 @@ class ClusterTenantsTest {
       watch.start();
       Map<String, ClusterJob> jobs = new TreeMap<>();
       List<String> probes;
+      // A thread per client: alice's and bob's jobs and bob's probe run at once on any machine.
+      ExecutorService clients = Executors.newFixedThreadPool(3);
       try {
         Map<String, CompletableFuture<ClusterJob>> running = new HashMap<>();
         for (String user : List.of(ALICE, BOB)) {
           running.put(
-              user, CompletableFuture.supplyAsync(() -> median(cluster, user, counts.get(user))));
+              user,
+              CompletableFuture.supplyAsync(
+                  () -> median(cluster, user, counts.get(user)), clients));
         }
-        probes =
-            ClusterJob.runOnMaster(
-                    cluster,
-                    BOB,
-                    TenantProbe.class,
-                    List.of(
-                        "/" + BOB,
-                        probeJar.toString(),
-                        targets.toString(),
-                        Integer.toString(PROBES),
-                        "150"),
-                    "bob's probe job")
-                .stream()
-                .filter(line -> line.startsWith("PROBE "))
-                .collect(Collectors.toList());
+        // Bob's probe job tries every handle of alice's it sees until both jobs ended.
+        List<String> probeArgs =
+            List.of("/" + BOB, probeJar.toString(), targets.toString(), ended.toString(), "300");
+        CompletableFuture<List<String>> probe =
+            CompletableFuture.supplyAsync(() -> probe(cluster, probeArgs), clients);
         for (Map.Entry<String, CompletableFuture<ClusterJob>> job : running.entrySet()) {
           try {
             jobs.put(job.getKey(), job.getValue().get());
@@ -144,7 +140,14 @@ class ClusterTenantsTest {
             throw new AssertionError(job.getKey() + "'s median job", e.getCause());
           }
         }
+        Files.createFile(ended);
+        try {
+          probes = probe.get();
+        } catch (ExecutionException e) {
+          throw new AssertionError("bob's probe job", e.getCause());
+        }
       } finally {
+        clients.shutdownNow();
         watch.stop();
       }
 
@@ -258,6 +261,21 @@ class ClusterTenantsTest {
             List.of("-chown", BOB, "/" + BOB));
     for (List<String> command : commands) {
       ClusterJob.runOnMaster(cluster, null, FsShell.class, command, "hdfs dfs " + command);
+    }
+  }
+
+  /** Bob's {@link TenantProbe} job with {@code args}: its {@code PROBE} lines. */
+  private static List<String> probe(HadoopCluster cluster, List<String> args) {
+    try {
+      return ClusterJob.runOnMaster(cluster, BOB, TenantProbe.class, args, "bob's probe job")
+          .stream()
+          .filter(line -> line.startsWith("PROBE "))
+          .collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 

@@ -44,30 +44,31 @@ import org.spongefiles.it.MiniYarn;
  * remote tier does, and tries to READ, WRITE and FREE every chunk handle it finds in a side file
  * (one {@code <server host:port> <chunk index> <generation> <owner attempt>} line per chunk,
  * rewritten by the test while another job's tasks hold them). Each handle is tried once, when it
- * first appears; the task stops once it tried {@code wanted} handles or after {@code seconds}.
+ * first appears; the task stops once the end file exists (the jobs ended) or after {@code seconds}.
  * Prints one {@code PROBE <millis> <line> READ=<outcome> WRITE=<outcome> FREE=<chunks freed>} line
  * per handle, an outcome being {@code ok} or the server's error code and message.
  *
  * <pre>
- * java -cp &lt;master conf&gt;:... TenantProbe &lt;hdfs dir&gt; &lt;job jar&gt; &lt;side file&gt; &lt;wanted&gt; &lt;seconds&gt;
+ * java -cp &lt;master conf&gt;:... TenantProbe &lt;hdfs dir&gt; &lt;job jar&gt; &lt;side file&gt; &lt;end file&gt; &lt;seconds&gt;
  * </pre>
  */
 public final class TenantProbe {
   private static final String TARGETS = "probe.targets";
-  private static final String WANTED = "probe.wanted";
+  private static final String END = "probe.end";
   private static final String SECONDS = "probe.seconds";
 
   private TenantProbe() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length != 5) {
-      System.err.println("usage: TenantProbe <hdfs dir> <job jar> <side file> <wanted> <seconds>");
+      System.err.println(
+          "usage: TenantProbe <hdfs dir> <job jar> <side file> <end file> <seconds>");
       System.exit(2);
     }
     Configuration conf = new Configuration();
     MiniYarn.smallJob(conf);
     conf.set(TARGETS, args[2]);
-    conf.setInt(WANTED, Integer.parseInt(args[3]));
+    conf.set(END, args[3]);
     conf.setInt(SECONDS, Integer.parseInt(args[4]));
     conf.setInt("mapreduce.task.timeout", 0);
     FileSystem fs = FileSystem.get(conf);
@@ -115,14 +116,14 @@ public final class TenantProbe {
               attempt);
       ClusterSecret secret = SpongeSettings.clusterSecret(values);
       Path targets = Path.of(conf.get(TARGETS));
-      int wanted = conf.getInt(WANTED, 1);
+      Path end = Path.of(conf.get(END));
       long deadline = System.currentTimeMillis() + 1000L * conf.getInt(SECONDS, 60);
       Set<String> tried = new LinkedHashSet<>();
       Map<String, RemoteConnection> connections = new HashMap<>();
       try {
-        while (tried.size() < wanted && System.currentTimeMillis() < deadline) {
+        while (!Files.exists(end) && System.currentTimeMillis() < deadline) {
           for (String line : lines(targets)) {
-            if (tried.size() < wanted && tried.add(line)) {
+            if (tried.add(line)) {
               context.write(
                   new Text(probe(line, identity, secret, connections)), NullWritable.get());
             }
