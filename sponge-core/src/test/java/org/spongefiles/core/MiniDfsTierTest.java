@@ -1,12 +1,17 @@
 package org.spongefiles.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,5 +79,50 @@ class MiniDfsTierTest {
       TestDirs.deleteTree(diskDir);
     }
     assertThat(hdfs.exists(taskDir)).as("the task's DFS directory goes with the task").isFalse();
+  }
+
+  /**
+   * Another user sharing the tier's directory (mode 1777, as for several users) can neither list a
+   * task's directory nor read its files, though its default umask would leave them readable.
+   */
+  @Test
+  void anotherUserCannotReadATasksChunks() throws Exception {
+    Path poolDir = TestDirs.newShmDir("minidfs-pool-users");
+    Path diskDir = TestDirs.newShmDir("minidfs-disk-users");
+    int chunk = 1 << 20;
+    Configuration conf = SpongeTestConf.of(poolDir, diskDir, chunk, chunk);
+    conf.set("fs.defaultFS", cluster.getFileSystem().getUri().toString());
+    SpongeOptions.DISK_LIMIT.set(conf, (long) chunk);
+    SpongeOptions.DFS_DIR.set(conf, cluster.getFileSystem().getUri() + "/shared-sponge");
+    FileSystem hdfs = cluster.getFileSystem();
+    org.apache.hadoop.fs.Path shared = new org.apache.hadoop.fs.Path("/shared-sponge");
+    hdfs.mkdirs(shared);
+    hdfs.setPermission(shared, new FsPermission((short) 01777));
+    org.apache.hadoop.fs.Path taskDir = new org.apache.hadoop.fs.Path(shared, "attempt_dfs_2");
+    try (SpongeTask task = SpongeTask.open(conf, "attempt_dfs_2")) {
+      SpongeFile file = task.create("private");
+      try (OutputStream out = file.output()) {
+        RandomBytes.write(out, 7, 8L * chunk);
+      }
+      assertThat(task.stats().bytesWritten(TierKind.DFS)).isPositive();
+      assertThat(hdfs.getFileStatus(taskDir).getPermission()).hasToString("rwx------");
+      org.apache.hadoop.fs.Path chunks = hdfs.listStatus(taskDir)[0].getPath();
+      UserGroupInformation mallory = UserGroupInformation.createRemoteUser("mallory");
+      try (FileSystem theirs =
+          mallory.doAs(
+              (PrivilegedExceptionAction<FileSystem>)
+                  () -> FileSystem.newInstance(hdfs.getUri(), conf))) {
+        assertThatThrownBy(() -> theirs.listStatus(taskDir))
+            .isInstanceOf(AccessControlException.class)
+            .hasMessageContaining("user=mallory");
+        assertThatThrownBy(() -> theirs.open(chunks).read())
+            .isInstanceOf(AccessControlException.class)
+            .hasMessageContaining("user=mallory");
+      }
+      file.delete();
+    } finally {
+      TestDirs.deleteTree(poolDir);
+      TestDirs.deleteTree(diskDir);
+    }
   }
 }

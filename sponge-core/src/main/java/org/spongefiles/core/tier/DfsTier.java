@@ -9,14 +9,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
  * A Hadoop FileSystem directory (HDFS in production) as the last-resort tier. Each SpongeFile gets
- * one file under {@code <sponge.dfs.dir>/<task>/}, appended to through one open stream.
+ * one file under {@code <sponge.dfs.dir>/<task>/}, appended to through one open stream. The task's
+ * directory is made {@code rwx------} before its first file: tasks of other users sharing {@code
+ * sponge.dfs.dir} cannot list or read its files, whatever the umask would have let them.
  */
 public final class DfsTier implements Tier {
+  private static final FsPermission OWNER_ONLY = new FsPermission((short) 0700);
+
   private final FileSystem fs;
   private final Path taskDir;
+  private boolean taskDirMade;
   private final long limit;
   private final Map<FileKey, DfsBackingFile> files = new ConcurrentHashMap<>();
   private final AtomicLong used = new AtomicLong();
@@ -52,6 +58,10 @@ public final class DfsTier implements Tier {
   private synchronized DfsBackingFile openBackingFile(FileKey file) throws IOException {
     DfsBackingFile backing = files.get(file);
     if (backing == null) {
+      if (!taskDirMade) {
+        fs.mkdirs(taskDir, OWNER_ONLY);
+        taskDirMade = true;
+      }
       backing = new DfsBackingFile(fs, new Path(taskDir, file.pathName() + ".sponge"));
       files.put(file, backing);
     }

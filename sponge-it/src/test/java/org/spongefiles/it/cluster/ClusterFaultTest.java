@@ -126,10 +126,11 @@ class ClusterFaultTest {
   }
 
   /**
-   * (a) kill -9 the sponge server holding a reducer's remote chunks: the reducer's next read of
-   * them fails naming the server, YARN runs the reduce again and the job's answer is right; the
-   * server started again frees the dead attempt's chunks in its pool (its sweep asks the owner's
-   * node).
+   * (a) kill -9 the sponge server holding a reducer's remote chunks (the job's tasks set {@code
+   * sponge.tiers=remote,disk}, so they borrow remote memory whatever the timing): the reducer's
+   * next read of them fails naming the server, YARN runs the reduce again and the job's answer is
+   * right; the server started again frees the dead attempt's chunks in its pool (its sweep asks the
+   * owner's node).
    */
   @Test
   @Order(1)
@@ -155,7 +156,8 @@ class ClusterFaultTest {
               }
               return null;
             });
-    ClusterJob job = job(List.of());
+    // Remote memory only, so the reducers certainly hold chunks on their rack's servers.
+    ClusterJob job = job(List.of("sponge.tiers=remote,disk"));
     String what = fault.outcome();
     String server = victim[0].host + ":" + HadoopCluster.SERVER_PORT;
     assertThat(job.output).as("answer after %s", what).isEqualTo(expected);
@@ -176,6 +178,7 @@ class ClusterFaultTest {
   @Order(2)
   void trackerLeaderKilledMidSpill() throws Exception {
     long[] failover = {-1};
+    long[] reported = {-1};
     Faults.Injector fault =
         new Faults.Injector(
             "kill-leader",
@@ -197,6 +200,17 @@ class ClusterFaultTest {
                 next = Faults.leader(cluster);
               }
               failover[0] = next == null ? -1 : (System.nanoTime() - killed) / 1_000_000;
+              // The servers watch the election and report to the new leader unasked.
+              int workers = cluster.workers().size();
+              while (next != null
+                  && serversUp(next) < workers
+                  && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(60)) {
+                Thread.sleep(100);
+              }
+              reported[0] =
+                  next == null || serversUp(next) < workers
+                      ? -1
+                      : (System.nanoTime() - killed) / 1_000_000;
               return "killed the tracker leader on "
                   + leader.host
                   + " (pid "
@@ -205,12 +219,15 @@ class ClusterFaultTest {
                   + (next == null ? "no tracker led within 60 s" : next.host + " leads")
                   + " after "
                   + failover[0]
+                  + " ms, with every server's report after "
+                  + reported[0]
                   + " ms";
             });
     ClusterJob job = job(List.of());
     String what = fault.outcome();
     assertThat(job.output).as("answer after %s", what).isEqualTo(expected);
     assertThat(failover[0]).as("failover: %s", what).isBetween(0L, 15_000L);
+    assertThat(reported[0]).as("every server reporting: %s", what).isBetween(0L, 15_000L);
     assertThat(job.unsuccessful).as("unsuccessful attempts after %s", what).isEmpty();
     ClusterNode killed =
         cluster.trackers().stream()
@@ -218,7 +235,12 @@ class ClusterFaultTest {
             .findFirst()
             .orElseThrow();
     long clean = restartAndAwaitClean(killed, WorkerDaemon.TRACKER);
-    report("tracker-leader-kill", what + " failover_ms=" + failover[0], fault, job, clean);
+    report(
+        "tracker-leader-kill",
+        what + " failover_ms=" + failover[0] + " reports_ms=" + reported[0],
+        fault,
+        job,
+        clean);
   }
 
   /**
@@ -415,6 +437,13 @@ class ClusterFaultTest {
     assertThat(nodes.get(winner)).as("node of the winner %s", winner).doesNotStartWith(slowed[1]);
     long clean = awaitClean(start, "the speculative job");
     report("speculative-reduce", what + "; attempts " + states + " on " + nodes, fault, job, clean);
+  }
+
+  /** The sponge servers up in the view of tracker {@code tracker}'s metrics (-1: none). */
+  private long serversUp(ClusterNode tracker) throws IOException {
+    return Faults.metrics(cluster, tracker, HadoopCluster.TRACKER_METRICS_PORT)
+        .getOrDefault("sponge_tracker_servers_seen{state=\"up\"}", -1.0)
+        .longValue();
   }
 
   /** The job, ours, with {@code settings}; its answer is checked by the caller. */

@@ -73,38 +73,36 @@ final class ClusterJob {
       Path work,
       List<String> settings)
       throws IOException, InterruptedException {
+    return submit(cluster, null, "/median", mode, input, counts, work, settings);
+  }
+
+  /**
+   * As above, submitted by Hadoop user {@code user} (simple authentication: {@code
+   * HADOOP_USER_NAME}; null for the master's OS user) with its input and output under {@code
+   * hdfsDir}.
+   */
+  static ClusterJob submit(
+      HadoopCluster cluster,
+      String user,
+      String hdfsDir,
+      String mode,
+      Path input,
+      long[] counts,
+      Path work,
+      List<String> settings)
+      throws IOException, InterruptedException {
     Path output = work.resolve("output-" + mode);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    command.add("-cp");
-    command.add(cluster.classpath(cluster.master()) + ":" + System.getProperty("java.class.path"));
-    command.add(MedianClient.class.getName());
-    command.addAll(
+    List<String> args = new ArrayList<>();
+    args.addAll(
         List.of(
             mode,
             input.toString(),
-            "/median",
+            hdfsDir,
             output.toString(),
             Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(","))));
-    command.addAll(settings);
-    ProcessBuilder builder =
-        new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
-    builder.environment().putAll(cluster.environment(cluster.master()));
-    Process client = builder.start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
-        lines.add(line);
-      }
-    }
-    if (client.waitFor() != 0) {
-      throw new IOException(
-          "The " + mode + " median job failed; client output:\n" + String.join("\n", lines));
-    }
+    args.addAll(settings);
+    List<String> lines =
+        runOnMaster(cluster, user, MedianClient.class, args, "The " + mode + " median job");
     long elapsed = -1;
     for (String line : lines) {
       if (line.startsWith("ELAPSED ")) {
@@ -123,8 +121,46 @@ final class ClusterJob {
       }
     }
     System.out.printf(
-        "%s job: %d ms, %s, unsuccessful attempts %s%n",
-        mode, elapsed, run.counters, run.unsuccessful);
+        "%s%s job: %d ms, %s, unsuccessful attempts %s%n",
+        user == null ? "" : user + "'s ", mode, elapsed, run.counters, run.unsuccessful);
     return run;
+  }
+
+  /**
+   * Runs {@code main} with {@code args} on the master, as a user there would (the master's
+   * configuration first on its classpath, then this JVM's), as Hadoop user {@code user} (null: the
+   * OS user); returns what it printed, or fails with that output, naming {@code what}, if it exits
+   * with another status than 0.
+   */
+  static List<String> runOnMaster(
+      HadoopCluster cluster, String user, Class<?> main, List<String> args, String what)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.add("-cp");
+    command.add(cluster.classpath(cluster.master()) + ":" + System.getProperty("java.class.path"));
+    command.add(main.getName());
+    command.addAll(args);
+    ProcessBuilder builder =
+        new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
+    builder.environment().putAll(cluster.environment(cluster.master()));
+    if (user != null) {
+      builder.environment().put("HADOOP_USER_NAME", user);
+    }
+    Process client = builder.start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null) {
+        lines.add(line);
+      }
+    }
+    if (client.waitFor() != 0) {
+      throw new IOException(what + " failed; client output:\n" + String.join("\n", lines));
+    }
+    return lines;
   }
 }

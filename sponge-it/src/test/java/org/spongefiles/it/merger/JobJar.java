@@ -15,13 +15,14 @@ import java.util.stream.Stream;
 
 /**
  * A job jar for MiniMRYarnCluster, whose task containers see the jars of the test classpath but not
- * its class directories: the directories holding the given classes, in one jar. A class already in
- * a jar of the classpath reaches the containers with it and is left out.
+ * its class directories (and for the emulated cluster, whose containers see neither): the
+ * directories holding the given classes, in one jar. A class already in a jar of the classpath
+ * reaches the containers with it and is left out.
  */
-final class JobJar {
+public final class JobJar {
   private JobJar() {}
 
-  static Path of(Path jar, Class<?>... classes) throws IOException {
+  public static Path of(Path jar, Class<?>... classes) throws IOException {
     Set<String> written = new HashSet<>();
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
       for (Class<?> type : classes) {

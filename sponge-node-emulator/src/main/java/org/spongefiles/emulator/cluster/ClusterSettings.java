@@ -48,6 +48,12 @@ public final class ClusterSettings {
    */
   public final Map<String, String> taskSite;
 
+  /**
+   * Keys every sponge server's sponge-site.xml gets beside the cluster's own (a quota, say); empty
+   * by default.
+   */
+  public final Map<String, String> serverSite;
+
   public ClusterSettings(
       Path spongeHome,
       List<Path> hadoopJars,
@@ -61,6 +67,36 @@ public final class ClusterSettings {
       long diskBytes,
       int neighbours,
       Map<String, String> taskSite) {
+    this(
+        spongeHome,
+        hadoopJars,
+        parent,
+        racks,
+        workersPerRack,
+        linkBitsPerSecond,
+        poolBytes,
+        nodeManagerMb,
+        disk,
+        diskBytes,
+        neighbours,
+        taskSite,
+        Map.of());
+  }
+
+  private ClusterSettings(
+      Path spongeHome,
+      List<Path> hadoopJars,
+      Path parent,
+      int racks,
+      int workersPerRack,
+      long linkBitsPerSecond,
+      long[] poolBytes,
+      int[] nodeManagerMb,
+      DiskClass disk,
+      long diskBytes,
+      int neighbours,
+      Map<String, String> taskSite,
+      Map<String, String> serverSite) {
     if (poolBytes.length != racks || nodeManagerMb.length != racks) {
       throw new IllegalArgumentException(
           "pool sizes and NodeManager sizes: one per rack, "
@@ -83,6 +119,7 @@ public final class ClusterSettings {
     this.diskBytes = diskBytes;
     this.neighbours = neighbours;
     this.taskSite = Map.copyOf(taskSite);
+    this.serverSite = Map.copyOf(serverSite);
   }
 
   /**
@@ -123,6 +160,24 @@ public final class ClusterSettings {
     return withWorkers(poolBytes, nodeManagerMb, diskClass, bytes, level);
   }
 
+  /** These settings with {@code keys} in every sponge server's sponge-site.xml. */
+  public ClusterSettings withServerSite(Map<String, String> keys) {
+    return new ClusterSettings(
+        spongeHome,
+        hadoopJars,
+        parent,
+        racks,
+        workersPerRack,
+        linkBitsPerSecond,
+        poolBytes,
+        nodeManagerMb,
+        disk,
+        diskBytes,
+        neighbours,
+        taskSite,
+        keys);
+  }
+
   private ClusterSettings withWorkers(
       long[] pools, int[] nodeManagers, DiskClass diskClass, long bytes, int level) {
     return new ClusterSettings(
@@ -137,7 +192,8 @@ public final class ClusterSettings {
         diskClass,
         bytes,
         level,
-        taskSite);
+        taskSite,
+        serverSite);
   }
 
   /** The pool size of rack {@code rack}'s workers. */

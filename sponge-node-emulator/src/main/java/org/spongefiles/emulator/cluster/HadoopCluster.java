@@ -327,7 +327,8 @@ public final class HadoopCluster extends HostResource {
           .set("sponge.pool.size", settings.poolBytes(node.rack))
           .set("sponge.server.port", SERVER_PORT)
           .set("sponge.server.metrics.port", SERVER_METRICS_PORT)
-          .set("sponge.server.address", node.host + ":" + SERVER_PORT);
+          .set("sponge.server.address", node.host + ":" + SERVER_PORT)
+          .setAll(settings.serverSite);
     }
     site.write(spongeConf.resolve("sponge-site.xml"));
   }
