@@ -73,37 +73,65 @@ final class ClusterJob {
       Path work,
       List<String> settings)
       throws IOException, InterruptedException {
-    Path output = work.resolve("output-" + mode);
+    return submit(
+        cluster,
+        MedianClient.class,
+        mode,
+        input,
+        Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(",")),
+        work,
+        settings);
+  }
+
+  /**
+   * Runs {@code client} (a main class taking {@link MedianClient}'s arguments, {@code argument} in
+   * place of the counts, and printing its lines) from the master.
+   */
+  static ClusterJob submit(
+      HadoopCluster cluster,
+      Class<?> client,
+      String mode,
+      Path input,
+      String argument,
+      Path work,
+      List<String> settings)
+      throws IOException, InterruptedException {
+    Path output = work.resolve("output-" + client.getSimpleName() + "-" + mode);
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     command.add("-cp");
     command.add(cluster.classpath(cluster.master()) + ":" + System.getProperty("java.class.path"));
-    command.add(MedianClient.class.getName());
+    command.add(client.getName());
     command.addAll(
         List.of(
             mode,
             input.toString(),
-            "/median",
+            client == MedianClient.class ? "/median" : "/" + client.getSimpleName(),
             output.toString(),
-            Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(","))));
+            argument));
     command.addAll(settings);
     ProcessBuilder builder =
         new ProcessBuilder(cluster.master().run(command)).redirectErrorStream(true);
     builder.environment().putAll(cluster.environment(cluster.master()));
-    Process client = builder.start();
+    Process process = builder.start();
     List<String> lines = new ArrayList<>();
     try (BufferedReader out =
         new BufferedReader(
-            new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))) {
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         lines.add(line);
       }
     }
-    if (client.waitFor() != 0) {
+    if (process.waitFor() != 0) {
       throw new IOException(
-          "The " + mode + " median job failed; client output:\n" + String.join("\n", lines));
+          "The "
+              + mode
+              + " job of "
+              + client.getSimpleName()
+              + " failed; client output:\n"
+              + String.join("\n", lines));
     }
     long elapsed = -1;
     for (String line : lines) {
