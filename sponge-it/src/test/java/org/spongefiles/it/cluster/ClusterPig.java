@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.spongefiles.emulator.HostCommand;
 import org.spongefiles.emulator.cluster.ClusterNetwork;
 import org.spongefiles.emulator.cluster.HadoopCluster;
@@ -37,6 +38,9 @@ import org.spongefiles.workloads.pig.QueryRun;
 final class ClusterPig {
   /** The task JVMs' heap, the same for both variants (the shipped file's -Xmx1024m, edited). */
   static final String TASK_HEAP = "-Xmx256m";
+
+  /** The share of the heap past which a group's bag spills itself, for both variants. */
+  static final String BAG_SHARE = "0.002";
 
   private static final String TEZ_DIR = "/apps/tez";
   private static final String PAGES = "/pig/pages";
@@ -89,7 +93,11 @@ final class ClusterPig {
                 .set("mapreduce.map.memory.mb", "384")
                 .set("mapreduce.reduce.memory.mb", "384")
                 .set("yarn.app.mapreduce.am.resource.mb", "512")
-                .set("tez.am.resource.memory.mb", "512");
+                .set("tez.am.resource.memory.mb", "512")
+                // Pig's and our bags' share at 0.2% of the heap, as PigTezTest's, so that the
+                // groups' bags spill at a smoke size.
+                .set("pig.cachedbag.memusage", BAG_SHARE)
+                .set("sponge.pig.bag.memory", BAG_SHARE);
         if (tez) {
           pig.classpath(tezClasspath());
         }
@@ -97,8 +105,10 @@ final class ClusterPig {
           pig.recipe();
           shippedRecipe(tez).forEach(pig::set);
         } else {
+          // Stock Pig on stock Hadoop: the cluster's mapred-site.xml names our merger.
           pig.set("mapreduce.map.java.opts", TASK_HEAP)
-              .set("mapreduce.reduce.java.opts", TASK_HEAP);
+              .set("mapreduce.reduce.java.opts", TASK_HEAP)
+              .set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, MedianClient.HADOOP_SHUFFLE);
         }
         List<QueryRun> runs;
         try (BagFileWatch watch = BagFileWatch.start(cluster.dir)) {
@@ -150,6 +160,11 @@ final class ClusterPig {
               + ": the recipe's tasks wrote "
               + oursBagFiles
               + " pigbag* files to java.io.tmpdir");
+    }
+    long spills = last.stream().mapToLong(run -> run.counter("BAG_SPILLS")).sum();
+    if (spills == 0) {
+      throw new AssertionError(
+          workload + ": no SpongeFiles BAG_SPILLS in the recipe's jobs' counters: " + last);
     }
     StringBuilder line =
         new StringBuilder(
