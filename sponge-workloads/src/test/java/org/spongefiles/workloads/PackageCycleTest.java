@@ -18,8 +18,9 @@ class PackageCycleTest {
     PackageGraph graph = PackageGraph.of(BenchReport.class, ROOT);
     assertThat(graph.edges())
         .as("jdeps saw the packages")
-        .containsKeys(ROOT + ".median", ROOT + ".leaky", ROOT + ".pig", ROOT + ".cluster");
-    for (String family : new String[] {"median", "leaky", "pig", "cluster"}) {
+        .containsKeys(
+            ROOT + ".median", ROOT + ".index", ROOT + ".leaky", ROOT + ".pig", ROOT + ".cluster");
+    for (String family : new String[] {"median", "index", "leaky", "pig", "cluster"}) {
       assertThat(graph.uses(ROOT + "." + family))
           .as("packages the %s workloads use", family)
           .isSubsetOf(ROOT);

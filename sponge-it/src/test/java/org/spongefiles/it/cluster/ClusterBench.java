@@ -28,8 +28,13 @@ import org.spongefiles.workloads.median.MedianReference;
  * sponge-it).
  *
  * <pre>
- * ClusterBench &lt;disk: hdd|sata-ssd|nvme&gt; &lt;load: quiet|contended&gt; &lt;numbers&gt; &lt;rounds&gt;
+ * ClusterBench &lt;disk: hdd|sata-ssd|nvme&gt; &lt;load: quiet|contended&gt; &lt;numbers&gt; &lt;rounds&gt; [&lt;workloads&gt; &lt;documents&gt; &lt;pages&gt;]
  * </pre>
+ *
+ * <p>{@code workloads} (default {@code median}) picks, comma-separated, what runs on the one
+ * cluster: {@code median}, {@code index} (the inverted index of {@code documents} documents),
+ * {@code pig-mr} and {@code pig-tez} (Pig's queries over {@code pages} pages, {@link
+ * ClusterWorkloads}); one BENCH line each.
  */
 public final class ClusterBench {
   private static final long POOL_BYTES = 64L << 20;
@@ -38,9 +43,16 @@ public final class ClusterBench {
   private ClusterBench() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4 || !(args[1].equals("quiet") || args[1].equals("contended"))) {
+    List<String> workloads =
+        args.length == 7 ? List.of(args[4].split(",")) : List.of(ClusterWorkloads.MEDIAN);
+    if (!(args.length == 4 || args.length == 7)
+        || !(args[1].equals("quiet") || args[1].equals("contended"))
+        || !ClusterWorkloads.ALL.containsAll(workloads)) {
       System.err.println(
-          "usage: ClusterBench <disk: hdd|sata-ssd|nvme> <load: quiet|contended> <numbers> <rounds>");
+          "usage: ClusterBench <disk: hdd|sata-ssd|nvme> <load: quiet|contended> <numbers> <rounds>"
+              + " [<workloads: "
+              + String.join(",", ClusterWorkloads.ALL)
+              + "> <documents> <pages>]");
       System.exit(2);
     }
     DiskClass disk = DiskClass.of(args[0]);
@@ -69,8 +81,25 @@ public final class ClusterBench {
       List<Long> stock = new ArrayList<>();
       List<Long> ours = new ArrayList<>();
       ClusterJob last = null;
+      List<String> others = new ArrayList<>();
       try (HadoopCluster cluster = HadoopCluster.start(settings)) {
-        for (int round = 0; round < rounds; round++) {
+        for (String workload : workloads) {
+          if (!workload.equals(ClusterWorkloads.MEDIAN)) {
+            others.add(
+                ClusterWorkloads.run(
+                    workload,
+                    cluster,
+                    disk.label,
+                    args[1],
+                    Long.parseLong(args[5]),
+                    Long.parseLong(args[6]),
+                    rounds,
+                    work));
+          }
+        }
+        for (int round = 0;
+            workloads.contains(ClusterWorkloads.MEDIAN) && round < rounds;
+            round++) {
           for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
             ClusterJob job = ClusterJob.submit(cluster, mode, input, counts, work);
             if (!job.output.equals(expected)) {
@@ -92,6 +121,10 @@ public final class ClusterBench {
             }
           }
         }
+      }
+      others.forEach(System.out::println);
+      if (last == null) {
+        return;
       }
       long stockMs = median(stock);
       long oursMs = median(ours);

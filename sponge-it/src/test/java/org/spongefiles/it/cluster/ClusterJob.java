@@ -91,18 +91,54 @@ final class ClusterJob {
       Path work,
       List<String> settings)
       throws IOException, InterruptedException {
-    Path output = work.resolve("output-" + mode);
+    return submit(
+        cluster,
+        user,
+        MedianClient.class,
+        hdfsDir,
+        mode,
+        input,
+        Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(",")),
+        work,
+        settings);
+  }
+
+  /**
+   * Runs {@code client} (a main class taking {@link MedianClient}'s arguments, {@code argument} in
+   * place of the counts, and printing its lines) from the master, as the master's OS user, its HDFS
+   * files under {@code /<client's simple name>}.
+   */
+  static ClusterJob submit(
+      HadoopCluster cluster,
+      Class<?> client,
+      String mode,
+      Path input,
+      String argument,
+      Path work,
+      List<String> settings)
+      throws IOException, InterruptedException {
+    return submit(
+        cluster, null, client, "/" + client.getSimpleName(), mode, input, argument, work, settings);
+  }
+
+  private static ClusterJob submit(
+      HadoopCluster cluster,
+      String user,
+      Class<?> client,
+      String hdfsDir,
+      String mode,
+      Path input,
+      String argument,
+      Path work,
+      List<String> settings)
+      throws IOException, InterruptedException {
+    Path output = work.resolve("output-" + client.getSimpleName() + "-" + mode);
     List<String> args = new ArrayList<>();
-    args.addAll(
-        List.of(
-            mode,
-            input.toString(),
-            hdfsDir,
-            output.toString(),
-            Arrays.stream(counts).mapToObj(Long::toString).collect(Collectors.joining(","))));
+    args.addAll(List.of(mode, input.toString(), hdfsDir, output.toString(), argument));
     args.addAll(settings);
     List<String> lines =
-        runOnMaster(cluster, user, MedianClient.class, args, "The " + mode + " median job");
+        runOnMaster(
+            cluster, user, client, args, "The " + mode + " job of " + client.getSimpleName());
     long elapsed = -1;
     for (String line : lines) {
       if (line.startsWith("ELAPSED ")) {

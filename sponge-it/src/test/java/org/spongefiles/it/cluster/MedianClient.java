@@ -72,6 +72,15 @@ public final class MedianClient {
     }
     Job job = MedianJob.create(conf, input, output, counts);
     job.setJobName(job.getJobName() + " (" + args[0] + ")");
+    System.exit(runAndReport(job, fs, output, Path.of(args[3])) ? 0 : 1);
+  }
+
+  /**
+   * Runs {@code job} to its end and prints its time, counters and attempts as {@link #main} says;
+   * writes its output's parts, in order, to {@code local}; returns whether it succeeded.
+   */
+  static boolean runAndReport(Job job, FileSystem fs, org.apache.hadoop.fs.Path output, Path local)
+      throws IOException, InterruptedException, ClassNotFoundException {
     long start = System.nanoTime();
     boolean done = job.waitForCompletion(false);
     System.out.println("ELAPSED " + (System.nanoTime() - start) / 1_000_000);
@@ -110,9 +119,9 @@ public final class MedianClient {
         }
       }
     }
-    Files.writeString(Path.of(args[3]), text.toString());
+    Files.writeString(local, text.toString());
     System.out.flush();
-    System.exit(done ? 0 : 1);
+    return done;
   }
 
   private static List<TaskCompletionEvent> events(Job job)

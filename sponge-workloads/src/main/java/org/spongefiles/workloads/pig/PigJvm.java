@@ -47,6 +47,8 @@ public final class PigJvm {
   private String mode = "local";
   private String extraClasspath = "";
   private String firstClasspath = "";
+  private String clientConf = "";
+  private String inputUri;
   private long pressureMillis;
   private boolean tmpWrites;
   private boolean heldAfterJobs;
@@ -121,6 +123,22 @@ public final class PigJvm {
     return this;
   }
 
+  /**
+   * Runs the child as a client of a real cluster: {@code entries} (the cluster's configuration
+   * directories, e.g. HADOOP_CONF_DIR and a tez-site.xml's) go on its classpath after the written
+   * log4j.properties, in place of the local core-site.xml.
+   */
+  public PigJvm clientConf(String entries) {
+    this.clientConf = entries;
+    return this;
+  }
+
+  /** Reads the pages from {@code uri} (on the cluster's file system) instead of the local input. */
+  public PigJvm inputUri(String uri) {
+    this.inputUri = uri;
+    return this;
+  }
+
   public PigJvm queries(PigQuery... run) {
     queries.addAll(List.of(run));
     return this;
@@ -183,7 +201,9 @@ public final class PigJvm {
   public PigAttempt attempt() throws IOException, InterruptedException {
     Files.createDirectories(tmpDir());
     Path conf = Files.createDirectories(work.resolve("conf"));
-    Files.writeString(conf.resolve("core-site.xml"), CORE_SITE, StandardCharsets.UTF_8);
+    if (clientConf.isEmpty()) {
+      Files.writeString(conf.resolve("core-site.xml"), CORE_SITE, StandardCharsets.UTF_8);
+    }
     Files.writeString(conf.resolve("log4j.properties"), LOG4J, StandardCharsets.UTF_8);
     Path properties = work.resolve("pig.properties");
     try (OutputStream out = Files.newOutputStream(properties)) {
@@ -275,6 +295,7 @@ public final class PigJvm {
     command.add(
         conf
             + java.io.File.pathSeparator
+            + (clientConf.isEmpty() ? "" : clientConf + java.io.File.pathSeparator)
             + (firstClasspath.isEmpty() ? "" : firstClasspath + java.io.File.pathSeparator)
             + System.getProperty("java.class.path")
             + (extraClasspath.isEmpty() ? "" : java.io.File.pathSeparator + extraClasspath));
@@ -282,7 +303,7 @@ public final class PigJvm {
     command.add("--mode");
     command.add(mode);
     command.add("--input");
-    command.add(input.toString());
+    command.add(inputUri != null ? inputUri : input.toString());
     command.add("--work");
     command.add(work.toString());
     command.add("--properties");

@@ -34,9 +34,9 @@ import org.apache.pig.tools.pigstats.ScriptState;
  * with the CPU time the whole JVM spent during the query and the collectors' time, the SpongeFiles
  * counters of the query's jobs, the file store of java.io.tmpdir and the JVM's memory cgroup (where
  * the node sweep placed it), and {@code DONE} at the end. Arguments: {@code --mode
- * local|mapreduce|tez_local --input DIR --work DIR --queries anchortext,quantiles --properties FILE
- * [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code HELD} line after
- * each job ({@link JobEndHeld}).
+ * local|mapreduce|tez_local|tez --input DIR|URI --work DIR --queries anchortext,quantiles
+ * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code
+ * HELD} line after each job ({@link JobEndHeld}).
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
@@ -46,7 +46,9 @@ public final class PigWorkloadRunner {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = parse(args);
     ExecType mode = ExecTypeProvider.fromString(require(options, "mode"));
-    Path input = Path.of(require(options, "input"));
+    // A local directory, or a URI on the cluster's file system.
+    String raw = require(options, "input");
+    String input = raw.contains("://") ? raw : Path.of(raw).toUri().toString();
     Path work = Path.of(require(options, "work"));
     Properties properties = new Properties();
     try (InputStream in = Files.newInputStream(Path.of(require(options, "properties")))) {
@@ -80,7 +82,7 @@ public final class PigWorkloadRunner {
   private static void run(
       PigQuery query,
       ExecType mode,
-      Path input,
+      String input,
       Path work,
       Properties properties,
       boolean measureTmp,
@@ -101,7 +103,7 @@ public final class PigWorkloadRunner {
         ScriptState.get().registerListener(new JobEndHeld());
       }
       pig.setBatchOn();
-      for (String statement : query.statements(input.toUri().toString(), output.toString())) {
+      for (String statement : query.statements(input, output.toString())) {
         pig.registerQuery(statement);
       }
       jobs = pig.executeBatch();
