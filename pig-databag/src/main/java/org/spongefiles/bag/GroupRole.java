@@ -7,11 +7,12 @@ import org.spongefiles.bag.task.BagTask;
  * The GROUP/COGROUP decision of one bag found to be filled by Pig's packagers ({@link
  * org.spongefiles.bag.filler.PigFillers#GROUP}): a GROUP's bag limits itself and Pig's memory
  * manager leaves it alone, as stock Pig never registers its internal bags with it; a COGROUP's bags
- * do not, since on Tez stock Pig gives each of n bags 1/n of the share and ours all of it (on
- * MapReduce ours learn n, see {@link Siblings}), so the memory manager may spill them, as it may
- * every bag that does not limit itself. A bag found to be a group's while the one found before it
- * in the same task is still unread belongs with it to a COGROUP: one bag at a time is a GROUP's,
- * read before the next group's bag fills.
+ * limit themselves to 1/n of the share (n learned from the bags made together, {@link Siblings}, on
+ * MapReduce's {@code POPackage} and Tez's {@code POShuffleTezLoad} alike, both of which make a
+ * key's bags before filling any) and Pig's memory manager may still spill them, as it may every bag
+ * that is not left to itself. A bag found to be a group's while the one found before it in the same
+ * task is still unread belongs with it to a COGROUP: one bag at a time is a GROUP's, read before
+ * the next group's bag fills.
  */
 final class GroupRole {
   private volatile boolean unread;

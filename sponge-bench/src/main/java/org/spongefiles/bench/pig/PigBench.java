@@ -43,9 +43,10 @@ import org.spongefiles.workloads.pig.QueryRun;
  * COGROUP, a hash JOIN, a skewed JOIN and a GROUP with nested ORDER and DISTINCTs, stock against
  * the recipe ({@link PigEdgeCpu}): {@code BENCH pig-edge-<script>-<heap> ratio=<wall> cpu=<cpu>},
  * with {@code bench.pig.cpu.pages} (300,000), {@code bench.pig.cpu.heaps} (512,160,128 MB), {@code
- * bench.pig.cpu.runs} (6 pairs per script and heap), {@code bench.pig.cpu.scripts} (some of them,
- * e.g. {@code median}) and {@code bench.pig.cpu.jvm} (more options for the children, e.g. a flight
- * recording).
+ * bench.pig.cpu.runs} (6 pairs per script and heap), {@code bench.pig.cpu.warmups} (1: runs of the
+ * script in each child before the one measured; 0 measures a cold JVM), {@code
+ * bench.pig.cpu.scripts} (some of them, e.g. {@code median}) and {@code bench.pig.cpu.jvm} (more
+ * options for the children, e.g. a flight recording).
  *
  * <p>Properties: {@code bench.pig.pages} (3,000,000), {@code bench.pig.heap} (256m), {@code
  * bench.pig.reps} (2), {@code bench.pig.pool.size} (2g), {@code bench.pig.mode} (local), {@code
@@ -72,6 +73,7 @@ public final class PigBench {
   private final long cpuPages = Long.getLong("bench.pig.cpu.pages", 300_000);
   private final String cpuHeaps = System.getProperty("bench.pig.cpu.heaps", "512,160,128");
   private final int cpuRuns = Integer.getInteger("bench.pig.cpu.runs", 6);
+  private final int cpuWarmUps = Integer.getInteger("bench.pig.cpu.warmups", 1);
   private final String cpuJvm = System.getProperty("bench.pig.cpu.jvm", "");
   private final String cpuScripts = System.getProperty("bench.pig.cpu.scripts", "");
   private final Path dir;
@@ -119,6 +121,7 @@ public final class PigBench {
               cpuPages,
               heaps(cpuHeaps),
               cpuRuns,
+              cpuWarmUps,
               scripts.isEmpty() ? PigEdgeCpu.SCRIPTS : scripts,
               options)
           .run();

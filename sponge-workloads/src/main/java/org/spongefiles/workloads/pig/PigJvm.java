@@ -52,6 +52,7 @@ public final class PigJvm {
   private long pressureMillis;
   private boolean tmpWrites;
   private boolean heldAfterJobs;
+  private int warmUps;
   private UnaryOperator<List<String>> launcher = UnaryOperator.identity();
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
@@ -177,6 +178,20 @@ public final class PigJvm {
    */
   public PigJvm reportHeldAfterJobs() {
     this.heldAfterJobs = true;
+    return this;
+  }
+
+  /**
+   * Runs each query {@code times} times unreported before the run the child reports, so that its
+   * time and CPU are those of a JVM that already loaded and compiled the query's code (a task JVM
+   * reused for a job's tasks), without the compilers' start-up work, which varies by some tenths of
+   * a second from one JVM to the next.
+   */
+  public PigJvm warmUps(int times) {
+    if (times < 0) {
+      throw new IllegalArgumentException("warm-ups: " + times + " (expected: >= 0)");
+    }
+    this.warmUps = times;
     return this;
   }
 
@@ -319,6 +334,10 @@ public final class PigJvm {
     }
     if (heldAfterJobs) {
       command.add("--held-after-jobs");
+    }
+    if (warmUps > 0) {
+      command.add("--warm-ups");
+      command.add(Integer.toString(warmUps));
     }
     return command;
   }

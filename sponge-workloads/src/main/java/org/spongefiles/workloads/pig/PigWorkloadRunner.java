@@ -20,6 +20,7 @@ import org.apache.pig.ExecTypeProvider;
 import org.apache.pig.PigServer;
 import org.apache.pig.backend.executionengine.ExecJob;
 import org.apache.pig.tools.pigstats.JobStats;
+import org.apache.pig.tools.pigstats.PigProgressNotificationListener;
 import org.apache.pig.tools.pigstats.PigStats;
 import org.apache.pig.tools.pigstats.ScriptState;
 
@@ -35,8 +36,10 @@ import org.apache.pig.tools.pigstats.ScriptState;
  * counters of the query's jobs, the file store of java.io.tmpdir and the JVM's memory cgroup (where
  * the node sweep placed it), and {@code DONE} at the end. Arguments: {@code --mode
  * local|mapreduce|tez_local|tez --input DIR|URI --work DIR --queries anchortext,quantiles
- * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs]}; with the last, a {@code
- * HELD} line after each job ({@link JobEndHeld}).
+ * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs] [--warm-ups N]}; with
+ * {@code --held-after-jobs}, a {@code HELD} line after each job ({@link JobEndHeld}); with {@code
+ * --warm-ups N}, each query runs N times unreported (its output deleted) before the run it reports,
+ * so that the reported CPU is the query's work in a JVM whose compilers already compiled it.
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
@@ -55,10 +58,16 @@ public final class PigWorkloadRunner {
       properties.load(in);
     }
     long pressureMillis = Long.parseLong(options.getOrDefault("pressure-ms", "0"));
+    int warmUps = Integer.parseInt(options.getOrDefault("warm-ups", "0"));
     PigSpillPressure pressure = pressureMillis > 0 ? PigSpillPressure.start(pressureMillis) : null;
     try {
       for (String name : require(options, "queries").split(",")) {
         PigQuery query = PigQuery.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        for (int i = 0; i < warmUps; i++) {
+          Path warmUp = work.resolve("warm-up-" + i);
+          execute(new PigServer(mode, properties), query, input, warmUp.resolve("out"));
+          PigFiles.deleteTree(warmUp);
+        }
         run(
             query,
             mode,
@@ -97,29 +106,14 @@ public final class PigWorkloadRunner {
     long cpuStart = cpuNanos();
     long gcStart = gcMillis();
     Map<String, Long> vmStart = vmThreadCpuMillis();
-    List<ExecJob> jobs;
-    try {
-      if (heldAfterJobs) {
-        ScriptState.get().registerListener(new JobEndHeld());
-      }
-      pig.setBatchOn();
-      for (String statement : query.statements(input, output.toString())) {
-        pig.registerQuery(statement);
-      }
-      jobs = pig.executeBatch();
-    } finally {
-      pig.shutdown();
-    }
+    List<ExecJob> jobs =
+        heldAfterJobs
+            ? execute(pig, query, input, output, new JobEndHeld())
+            : execute(pig, query, input, output);
     long millis = (System.nanoTime() - start) / 1_000_000;
     long cpuMillis = (cpuNanos() - cpuStart) / 1_000_000;
     long gcMillis = gcMillis() - gcStart;
     Map<String, Long> vmEnd = vmThreadCpuMillis();
-    for (ExecJob job : jobs) {
-      if (job.getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
-        throw new IllegalStateException(
-            query + " failed: " + failure(job.getStatistics()), job.getException());
-      }
-    }
     StringBuilder line = new StringBuilder("QUERY");
     line.append(" name=").append(query.label());
     line.append(" mode=").append(mode.name().toLowerCase(Locale.ROOT));
@@ -157,6 +151,39 @@ public final class PigWorkloadRunner {
     }
     System.out.println(line);
     System.out.flush();
+  }
+
+  /**
+   * Runs {@code query} on {@code pig} writing {@code output}, with {@code listeners} told of its
+   * jobs, shuts {@code pig} down and returns the jobs, all completed (else it throws).
+   */
+  private static List<ExecJob> execute(
+      PigServer pig,
+      PigQuery query,
+      String input,
+      Path output,
+      PigProgressNotificationListener... listeners)
+      throws IOException {
+    List<ExecJob> jobs;
+    try {
+      for (PigProgressNotificationListener listener : listeners) {
+        ScriptState.get().registerListener(listener);
+      }
+      pig.setBatchOn();
+      for (String statement : query.statements(input, output.toString())) {
+        pig.registerQuery(statement);
+      }
+      jobs = pig.executeBatch();
+    } finally {
+      pig.shutdown();
+    }
+    for (ExecJob job : jobs) {
+      if (job.getStatus() != ExecJob.JOB_STATUS.COMPLETED) {
+        throw new IllegalStateException(
+            query + " failed: " + failure(job.getStatistics()), job.getException());
+      }
+    }
+    return jobs;
   }
 
   /** CPU time of every thread of this JVM so far (Pig's, Hadoop's, the collector's, the JIT's). */
