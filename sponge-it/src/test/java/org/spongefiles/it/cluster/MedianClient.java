@@ -42,37 +42,79 @@ public final class MedianClient {
   private MedianClient() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 5 || !(args[0].equals(STOCK) || args[0].equals(OURS))) {
-      System.err.println(
-          "usage: MedianClient stock|ours <local input> <hdfs dir> <local output file>"
-              + " <count,count,...> [key=value ...]");
-      System.exit(2);
+    Submission submission = Submission.of("MedianClient", "<count,count,...>", args);
+    long[] counts = Arrays.stream(submission.argument.split(",")).mapToLong(Long::parseLong).toArray();
+    submission.runAndExit(
+        MedianJob.create(submission.conf, submission.input, submission.output, counts));
+  }
+
+  /**
+   * What the clients of this package share: their arguments checked ({@code stock|ours <local
+   * input> <hdfs dir> <local output file> <argument> [key=value ...]}), the master's configuration
+   * with the settings and the mode's shuffle, the input copied into HDFS once, the output directory
+   * cleared.
+   */
+  static final class Submission {
+    final String mode;
+    final String argument;
+    final Configuration conf;
+    final FileSystem fs;
+    final org.apache.hadoop.fs.Path input;
+    final org.apache.hadoop.fs.Path output;
+    private final Path local;
+
+    private Submission(String[] args, Configuration conf, FileSystem fs) {
+      this.mode = args[0];
+      this.argument = args[4];
+      this.conf = conf;
+      this.fs = fs;
+      org.apache.hadoop.fs.Path work = new org.apache.hadoop.fs.Path(args[2]);
+      this.input = new org.apache.hadoop.fs.Path(work, "input");
+      this.output = new org.apache.hadoop.fs.Path(work, "output-" + mode);
+      this.local = Path.of(args[3]);
     }
-    Configuration conf = new Configuration();
-    FileSystem fs = FileSystem.get(conf);
-    org.apache.hadoop.fs.Path work = new org.apache.hadoop.fs.Path(args[2]);
-    org.apache.hadoop.fs.Path input = new org.apache.hadoop.fs.Path(work, "input");
-    if (!fs.exists(input)) {
-      fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(Path.of(args[1]).toUri()), input);
-    }
-    org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(work, "output-" + args[0]);
-    fs.delete(output, true);
-    long[] counts = Arrays.stream(args[4].split(",")).mapToLong(Long::parseLong).toArray();
-    MiniYarn.smallJob(conf);
-    for (String setting : Arrays.asList(args).subList(5, args.length)) {
-      int equals = setting.indexOf('=');
-      if (equals < 1) {
-        System.err.println("MedianClient: expected key=value, got '" + setting + "'");
+
+    /**
+     * Checks {@code args} ({@code client} names the main class in errors, {@code argument} the
+     * fifth argument in its usage line; exits 2 when they are wrong) and prepares the job's files.
+     */
+    static Submission of(String client, String argument, String[] args) throws IOException {
+      if (args.length < 5 || !(args[0].equals(STOCK) || args[0].equals(OURS))) {
+        System.err.println(
+            "usage: "
+                + client
+                + " stock|ours <local input> <hdfs dir> <local output file> "
+                + argument
+                + " [key=value ...]");
         System.exit(2);
       }
-      conf.set(setting.substring(0, equals), setting.substring(equals + 1));
+      Configuration conf = new Configuration();
+      Submission submission = new Submission(args, conf, FileSystem.get(conf));
+      if (!submission.fs.exists(submission.input)) {
+        submission.fs.copyFromLocalFile(
+            new org.apache.hadoop.fs.Path(Path.of(args[1]).toUri()), submission.input);
+      }
+      submission.fs.delete(submission.output, true);
+      MiniYarn.smallJob(conf);
+      for (String setting : Arrays.asList(args).subList(5, args.length)) {
+        int equals = setting.indexOf('=');
+        if (equals < 1) {
+          System.err.println(client + ": expected key=value, got '" + setting + "'");
+          System.exit(2);
+        }
+        conf.set(setting.substring(0, equals), setting.substring(equals + 1));
+      }
+      if (submission.mode.equals(STOCK)) {
+        conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HADOOP_SHUFFLE);
+      }
+      return submission;
     }
-    if (args[0].equals(STOCK)) {
-      conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HADOOP_SHUFFLE);
+
+    /** Runs {@code job} as {@link #runAndReport} says and exits 0 when it succeeded, else 1. */
+    void runAndExit(Job job) throws IOException, InterruptedException, ClassNotFoundException {
+      job.setJobName(job.getJobName() + " (" + mode + ")");
+      System.exit(runAndReport(job, fs, output, local) ? 0 : 1);
     }
-    Job job = MedianJob.create(conf, input, output, counts);
-    job.setJobName(job.getJobName() + " (" + args[0] + ")");
-    System.exit(runAndReport(job, fs, output, Path.of(args[3])) ? 0 : 1);
   }
 
   /**
