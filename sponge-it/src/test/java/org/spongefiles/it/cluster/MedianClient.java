@@ -43,7 +43,8 @@ public final class MedianClient {
 
   public static void main(String[] args) throws Exception {
     Submission submission = Submission.of("MedianClient", "<count,count,...>", args);
-    long[] counts = Arrays.stream(submission.argument.split(",")).mapToLong(Long::parseLong).toArray();
+    long[] counts =
+        Arrays.stream(submission.argument.split(",")).mapToLong(Long::parseLong).toArray();
     submission.runAndExit(
         MedianJob.create(submission.conf, submission.input, submission.output, counts));
   }
