@@ -129,6 +129,8 @@ class DaemonScriptsTest {
     conf.set("sponge.remote.servers", "127.0.0.1:" + portA + ",127.0.0.1:" + portB);
     conf.set("sponge.disk.dirs", disk.toString());
     conf.set("sponge.disk.reserve", "0");
+    // The task's lease file goes beside its pool directory: the test's, not the machine's /dev/shm.
+    conf.set("sponge.pool.dir", disk.toString());
     try (SpongeTask task = SpongeTask.open(conf, "attempt_scripts")) {
       SpongeFile file = task.create("across-two-servers");
       byte[] digest;
