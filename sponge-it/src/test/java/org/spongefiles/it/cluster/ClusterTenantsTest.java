@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.fs.FsShell;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -253,10 +254,15 @@ class ClusterTenantsTest {
    * (mode 1777), or their jobs cannot be submitted.
    */
   private static void homes(HadoopCluster cluster) throws IOException, InterruptedException {
+    // HDFS paths: YARN's default staging directory and its parents.
+    org.apache.hadoop.fs.Path staging =
+        new org.apache.hadoop.fs.Path(MRJobConfig.DEFAULT_MR_AM_STAGING_DIR);
+    String stagingParent = staging.getParent().toString();
+    String tmp = staging.getParent().getParent().toString();
     List<List<String>> commands =
         List.of(
-            List.of("-mkdir", "-p", "/tmp/hadoop-yarn/staging", "/" + ALICE, "/" + BOB),
-            List.of("-chmod", "1777", "/tmp", "/tmp/hadoop-yarn", "/tmp/hadoop-yarn/staging"),
+            List.of("-mkdir", "-p", staging.toString(), "/" + ALICE, "/" + BOB),
+            List.of("-chmod", "1777", tmp, stagingParent, staging.toString()),
             List.of("-chown", ALICE, "/" + ALICE),
             List.of("-chown", BOB, "/" + BOB));
     for (List<String> command : commands) {
