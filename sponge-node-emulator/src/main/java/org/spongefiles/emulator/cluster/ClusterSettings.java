@@ -1,14 +1,19 @@
 package org.spongefiles.emulator.cluster;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.spongefiles.emulator.DiskClass;
 import org.spongefiles.emulator.EmulatedDisk;
 import org.spongefiles.emulator.Neighbours;
 
 /** What an emulated cluster is made of; {@link #smoke} sizes one for a 2-core CI machine. */
 public final class ClusterSettings {
+  private static final Pattern WORKER = Pattern.compile("rack([1-9][0-9]*)-node([1-9][0-9]*)");
+
   /** The unpacked distribution ({@code spongefiles-<version>/}), installed on every node. */
   public final Path spongeHome;
 
@@ -27,6 +32,9 @@ public final class ClusterSettings {
 
   /** Per rack (from 1): what each NodeManager offers YARN. */
   private final int[] nodeManagerMb;
+
+  /** Per worker host: what its NodeManager offers YARN instead of its rack's size. */
+  private final Map<String, Integer> hostNodeManagerMb;
 
   /**
    * The class of each worker's own disk (an {@link EmulatedDisk} holding its YARN local
@@ -80,6 +88,7 @@ public final class ClusterSettings {
         diskBytes,
         neighbours,
         taskSite,
+        Map.of(),
         Map.of());
   }
 
@@ -96,7 +105,8 @@ public final class ClusterSettings {
       long diskBytes,
       int neighbours,
       Map<String, String> taskSite,
-      Map<String, String> serverSite) {
+      Map<String, String> serverSite,
+      Map<String, Integer> hostNodeManagerMb) {
     if (poolBytes.length != racks || nodeManagerMb.length != racks) {
       throw new IllegalArgumentException(
           "pool sizes and NodeManager sizes: one per rack, "
@@ -120,6 +130,7 @@ public final class ClusterSettings {
     this.neighbours = neighbours;
     this.taskSite = Map.copyOf(taskSite);
     this.serverSite = Map.copyOf(serverSite);
+    this.hostNodeManagerMb = Map.copyOf(hostNodeManagerMb);
   }
 
   /**
@@ -175,7 +186,45 @@ public final class ClusterSettings {
         diskBytes,
         neighbours,
         taskSite,
-        keys);
+        keys,
+        hostNodeManagerMb);
+  }
+
+  /**
+   * These settings with the NodeManager of worker {@code host} ({@code rack<r>-node<n>}) offering
+   * YARN {@code mb} MiB instead of its rack's size: a rack whose tasks all run on one of its nodes.
+   */
+  public ClusterSettings withNodeManager(String host, int mb) {
+    Matcher worker = WORKER.matcher(host);
+    if (!worker.matches()
+        || Integer.parseInt(worker.group(1)) > racks
+        || Integer.parseInt(worker.group(2)) > workersPerRack) {
+      throw new IllegalArgumentException(
+          "No worker "
+              + host
+              + " in a cluster of "
+              + racks
+              + " racks of "
+              + workersPerRack
+              + " workers (rack<r>-node<n>, both from 1)");
+    }
+    Map<String, Integer> hosts = new HashMap<>(hostNodeManagerMb);
+    hosts.put(host, mb);
+    return new ClusterSettings(
+        spongeHome,
+        hadoopJars,
+        parent,
+        racks,
+        workersPerRack,
+        linkBitsPerSecond,
+        poolBytes,
+        nodeManagerMb,
+        disk,
+        diskBytes,
+        neighbours,
+        taskSite,
+        serverSite,
+        hosts);
   }
 
   private ClusterSettings withWorkers(
@@ -193,7 +242,8 @@ public final class ClusterSettings {
         bytes,
         level,
         taskSite,
-        serverSite);
+        serverSite,
+        hostNodeManagerMb);
   }
 
   /** The pool size of rack {@code rack}'s workers. */
@@ -204,5 +254,10 @@ public final class ClusterSettings {
   /** What rack {@code rack}'s NodeManagers offer YARN, in MiB. */
   public int nodeManagerMb(int rack) {
     return nodeManagerMb[rack - 1];
+  }
+
+  /** What {@code worker}'s NodeManager offers YARN, in MiB: its own size, else its rack's. */
+  public int nodeManagerMb(ClusterNode worker) {
+    return hostNodeManagerMb.getOrDefault(worker.host, nodeManagerMb(worker.rack));
   }
 }

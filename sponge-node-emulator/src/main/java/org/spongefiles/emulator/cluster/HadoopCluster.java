@@ -249,7 +249,7 @@ public final class HadoopCluster extends HostResource {
             "org.apache.hadoop.mapred.ShuffleHandler")
         .set(
             "yarn.nodemanager.resource.memory-mb",
-            node.rack > 0 ? settings.nodeManagerMb(node.rack) : 1024)
+            node.rack > 0 ? settings.nodeManagerMb(node) : 1024)
         .set("yarn.nodemanager.resource.cpu-vcores", 4)
         .set("yarn.nodemanager.vmem-check-enabled", false)
         .set("yarn.nodemanager.local-dirs", localData.resolve("nm-local"))
