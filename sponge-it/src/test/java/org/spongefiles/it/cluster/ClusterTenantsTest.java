@@ -22,8 +22,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,6 +158,12 @@ class ClusterTenantsTest {
         ClusterJob job = jobs.get(user);
         assertThat(job.output).as("%s's answer", user).isEqualTo(expected.get(user));
         assertThat(job.unsuccessful).as("%s's unsuccessful attempts", user).isEmpty();
+        // MapReduce numbers a second application master's task attempts from 1000.
+        assertThat(job.attempts.keySet())
+            .as("%s's task attempts, all of the first application master", user)
+            .allMatch(
+                attempt ->
+                    Integer.parseInt(attempt.substring(attempt.lastIndexOf('_') + 1)) < 1000);
       }
       Map<String, String> hosts = new HashMap<>();
       jobs.values().forEach(job -> hosts.putAll(job.attempts));
@@ -254,15 +262,31 @@ class ClusterTenantsTest {
    * (mode 1777), or their jobs cannot be submitted.
    */
   private static void homes(HadoopCluster cluster) throws IOException, InterruptedException {
-    // HDFS paths: YARN's default staging directory and its parents.
+    // HDFS paths: YARN's default staging directory and its parents, and the job history's
+    // intermediate directory below it, where every user's application master writes (Hadoop's
+    // cluster setup: 1777). Without it the history server makes its parent 770 for its own user
+    // and the first application master attempt of each user failed ("Permission denied:
+    // user=alice, access=EXECUTE, inode=.../staging/history"); YARN's second attempt then ran the
+    // job seconds later.
     org.apache.hadoop.fs.Path staging =
         new org.apache.hadoop.fs.Path(MRJobConfig.DEFAULT_MR_AM_STAGING_DIR);
+    org.apache.hadoop.fs.Path intermediate =
+        new org.apache.hadoop.fs.Path(
+            JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(
+                new Configuration(false)));
     String stagingParent = staging.getParent().toString();
     String tmp = staging.getParent().getParent().toString();
     List<List<String>> commands =
         List.of(
-            List.of("-mkdir", "-p", staging.toString(), "/" + ALICE, "/" + BOB),
-            List.of("-chmod", "1777", tmp, stagingParent, staging.toString()),
+            List.of("-mkdir", "-p", intermediate.toString(), "/" + ALICE, "/" + BOB),
+            List.of(
+                "-chmod",
+                "1777",
+                tmp,
+                stagingParent,
+                staging.toString(),
+                intermediate.getParent().toString(),
+                intermediate.toString()),
             List.of("-chown", ALICE, "/" + ALICE),
             List.of("-chown", BOB, "/" + BOB));
     for (List<String> command : commands) {
