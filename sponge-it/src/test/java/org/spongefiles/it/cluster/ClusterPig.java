@@ -82,6 +82,7 @@ final class ClusterPig {
     long stockBagFiles = 0;
     long stockBagBytes = 0;
     long oursBagFiles = 0;
+    List<Path> oursBagPaths = new ArrayList<>();
     Set<String> shmBefore = MachineShm.entries();
     for (int round = 0; round < rounds; round++) {
       Map<String, String> outputs = new LinkedHashMap<>();
@@ -124,6 +125,7 @@ final class ClusterPig {
             stockBagBytes = Math.max(stockBagBytes, watch.maxBytes());
           } else {
             oursBagFiles += watch.files();
+            oursBagPaths.addAll(watch.paths());
           }
         }
         long millis = 0;
@@ -165,7 +167,8 @@ final class ClusterPig {
           workload
               + ": the recipe's tasks wrote "
               + oursBagFiles
-              + " pigbag* files to java.io.tmpdir");
+              + " pigbag* files to java.io.tmpdir: "
+              + oursBagPaths);
     }
     long spills = last.stream().mapToLong(run -> run.counter("BAG_SPILLS")).sum();
     if (spills == 0) {
