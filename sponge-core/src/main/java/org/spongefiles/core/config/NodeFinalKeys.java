@@ -125,8 +125,9 @@ public final class NodeFinalKeys {
         (key, value) -> {
           Path file = sources.get(key);
           merged.set(key, value, file + " (final on this node)");
+          // Keys only: a value may be a secret (sponge.auth.secret), and the file holds them.
           StringBuilder keys = byFile.computeIfAbsent(file, f -> new StringBuilder());
-          keys.append(keys.length() == 0 ? "" : ", ").append(key).append('=').append(value);
+          keys.append(keys.length() == 0 ? "" : ", ").append(key);
         });
     byFile.forEach(
         (file, keys) -> {

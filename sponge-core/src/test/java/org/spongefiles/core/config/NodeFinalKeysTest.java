@@ -70,7 +70,7 @@ class NodeFinalKeysTest {
     assertThat(log.messages)
         .as("logged once")
         .containsExactly(
-            "sponge.pool.dir=/node/pool, sponge.pool.size=96m from "
+            "sponge.pool.dir, sponge.pool.size from "
                 + mapredSite
                 + " (final there) win over the task's values");
   }
