@@ -106,12 +106,15 @@ public final class SpongeTask implements Closeable {
   /**
    * Parses and checks, once, every {@code sponge.*} key a task reads: sponge-core's and those of
    * {@code moduleSets} (a module's own keys), with the rules across keys of each set. Unknown keys
-   * are warned about once per process, naming the nearest known key.
+   * are warned about once per process, naming the nearest known key. The {@code sponge.*} keys that
+   * the node's site files (in {@code HADOOP_CONF_DIR}) mark final win over {@code conf}'s, as in a
+   * MapReduce task's JobConf ({@link org.spongefiles.core.config.NodeFinalKeys}).
    *
    * @return the values to open the task with ({@link #open(ParsedConfig, Configuration, String)})
    *     and to build the module's settings from
    * @throws org.spongefiles.core.config.ConfigException naming the key and value of the first
    *     unusable setting
+   * @throws IllegalStateException naming the file when a site file of the node cannot be parsed
    */
   public static ParsedConfig parse(Configuration conf, OptionSet... moduleSets) {
     return SpongeTaskSettings.parse(conf, moduleSets);

@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.core.cluster.ClusterOptions;
 import org.spongefiles.core.config.ConfigCheck;
+import org.spongefiles.core.config.NodeFinalKeys;
 import org.spongefiles.core.config.OptionSet;
 import org.spongefiles.core.config.ParsedConfig;
 import org.spongefiles.core.remote.RemoteSettings;
@@ -44,12 +45,19 @@ final class SpongeTaskSettings {
 
   /**
    * Parses and checks every key of every tier, and of {@code moduleSets}, once: a bad value fails
-   * at start, not at the first spill.
+   * at start, not at the first spill. The final {@code sponge.*} keys of the node's site files
+   * ({@link NodeFinalKeys#fromEnvironment}) win over {@code conf}'s, as in a MapReduce task's
+   * JobConf, so that a Tez task, whose configuration is the DAG's alone, gets them too.
    */
   static ParsedConfig parse(Configuration conf, OptionSet... moduleSets) {
+    return parse(NodeFinalKeys.fromEnvironment(), conf, moduleSets);
+  }
+
+  /** {@link #parse(Configuration, OptionSet...)} with the node's final keys {@code node}. */
+  static ParsedConfig parse(NodeFinalKeys node, Configuration conf, OptionSet... moduleSets) {
     List<OptionSet> sets = new ArrayList<>(CORE_SETS);
     sets.addAll(Arrays.asList(moduleSets));
-    return ConfigCheck.validate(conf, sets.toArray(new OptionSet[0]));
+    return ConfigCheck.validate(node.over(conf), sets.toArray(new OptionSet[0]));
   }
 
   /**

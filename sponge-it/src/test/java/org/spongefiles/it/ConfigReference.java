@@ -31,8 +31,13 @@ public final class ConfigReference {
         .append("or daemon at start with `Invalid value X for configuration Y: reason`. ")
         .append("A `sponge.*` key that no module declares is logged once as unknown, with the ")
         .append("nearest known key; a key's former name is still read, with a warning naming ")
-        .append("the new one. Importance: `high` keys are the ones most clusters set or ")
-        .append("must check, `low` ones are tuning rarely worth changing.\n");
+        .append("the new one. A `sponge.*` key that a node's `core-site.xml`, ")
+        .append("`mapred-site.xml` or `yarn-site.xml` (in the `HADOOP_CONF_DIR` its ")
+        .append("NodeManager hands the containers) marks `<final>true</final>` wins over a ")
+        .append("job's or a Pig script's value in every task on that node, Pig on Tez included ")
+        .append("(logged once at INFO, naming the file). Importance: `high` keys are the ones ")
+        .append("most clusters set or must check, `low` ones are tuning rarely worth ")
+        .append("changing.\n");
     for (OptionSet set : sets) {
       md.append("\n## ").append(set.title()).append("\n\n").append(set.summary()).append("\n\n");
       md.append("| key | importance | type | default | description |\n");

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.mapreduce.MRConfig;
@@ -33,7 +34,10 @@ import org.spongefiles.workloads.pig.QueryRun;
  * the lines with the agent). Each output is fetched from HDFS and compared with the other variant's
  * byte for byte and with {@link PigReference}'s; a watcher counts {@code pigbag*} files (Pig's bag
  * spills to {@code java.io.tmpdir}) anywhere under the cluster's directory, where every container's
- * working directory is.
+ * working directory is. The recipe's bags must spill into the pools, and those must be the nodes'
+ * own (each node's {@code sponge.pool.dir}, final in its mapred-site.xml, which Tez tasks take from
+ * their node's {@code HADOOP_CONF_DIR} too): nothing may appear in the machine's {@code /dev/shm}
+ * ({@link MachineShm}), where a task without its node's pool would open the default.
  */
 final class ClusterPig {
   /** The task JVMs' heap, the same for both variants (the shipped file's -Xmx1024m, edited). */
@@ -78,6 +82,8 @@ final class ClusterPig {
     long stockBagFiles = 0;
     long stockBagBytes = 0;
     long oursBagFiles = 0;
+    List<Path> oursBagPaths = new ArrayList<>();
+    Set<String> shmBefore = MachineShm.entries();
     for (int round = 0; round < rounds; round++) {
       Map<String, String> outputs = new LinkedHashMap<>();
       for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
@@ -119,6 +125,7 @@ final class ClusterPig {
             stockBagBytes = Math.max(stockBagBytes, watch.maxBytes());
           } else {
             oursBagFiles += watch.files();
+            oursBagPaths.addAll(watch.paths());
           }
         }
         long millis = 0;
@@ -154,17 +161,23 @@ final class ClusterPig {
           outputs.get(MedianClient.OURS),
           outputs.get(MedianClient.STOCK));
     }
+    MachineShm.assertNoneAdded(shmBefore, workload);
     if (oursBagFiles > 0) {
       throw new AssertionError(
           workload
               + ": the recipe's tasks wrote "
               + oursBagFiles
-              + " pigbag* files to java.io.tmpdir");
+              + " pigbag* files to java.io.tmpdir: "
+              + oursBagPaths);
     }
     long spills = last.stream().mapToLong(run -> run.counter("BAG_SPILLS")).sum();
     if (spills == 0) {
       throw new AssertionError(
           workload + ": no SpongeFiles BAG_SPILLS in the recipe's jobs' counters: " + last);
+    }
+    if (last.stream().mapToLong(run -> run.counter("POOL_BYTES_WRITTEN")).sum() == 0) {
+      throw new AssertionError(
+          workload + ": the recipe's bags wrote nothing into the nodes' pools: " + last);
     }
     StringBuilder line =
         new StringBuilder(

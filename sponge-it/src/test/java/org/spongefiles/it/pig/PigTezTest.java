@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -34,9 +35,10 @@ import org.spongefiles.workloads.pig.QueryRun;
  * a COGROUP, a hash and a skewed JOIN. Pig's internal bags and ours get the same small share of the
  * heap (0.2%), so the groups' bags spill in both. Outputs equal stock Pig's; stock Pig writes its
  * bag spill files ({@code pigbag*}) under java.io.tmpdir, the recipe none (Java Flight Recorder),
- * its spills counted in the pool and, past the pool (1 MiB, 512 KiB for the joins), on disk. And a
- * Pig whose POShuffleTezLoad is another build than the agent's: the DAG fails at the task's start
- * naming the jar and both hashes.
+ * its spills counted in the pool and, past the pool (1 MiB, 512 KiB for the joins), on disk; the
+ * joins' pool is the one a node's mapred-site.xml names final (HADOOP_CONF_DIR), not the script's.
+ * And a Pig whose POShuffleTezLoad is another build than the agent's: the DAG fails at the task's
+ * start naming the jar and both hashes.
  */
 class PigTezTest {
   /** Stock Pig's least heap in the Tez heap sweep (docs/results/pig-tez-sweep.txt). */
@@ -113,7 +115,7 @@ class PigTezTest {
   void groupAndCogroupBagsSpillToSpongeFilesNotToTmp() throws Exception {
     Path poolDir = TestDirs.newShmDir("pig-tez");
     try {
-      compare("group", poolDir, "1m", PigQuery.MEDIAN, PigQuery.COGROUP);
+      compare("group", poolDir, "1m", UnaryOperator.identity(), PigQuery.MEDIAN, PigQuery.COGROUP);
       QueryRun withoutAgent = recipe("no-agent", poolDir, "1m", PigQuery.COGROUP).run().get(0);
       System.out.println("tez recipe without the agent " + withoutAgent);
       assertThat(withoutAgent.tmpBagBytes())
@@ -124,14 +126,42 @@ class PigTezTest {
     }
   }
 
-  /** A hash JOIN and a skewed JOIN, whose bags POShuffleTezLoad builds as a COGROUP's. */
+  /**
+   * A hash JOIN and a skewed JOIN, whose bags POShuffleTezLoad builds as a COGROUP's, on a "node"
+   * whose mapred-site.xml (in the child's HADOOP_CONF_DIR, as a NodeManager hands it to its
+   * containers) names the pool directory final while the script's properties name another: the Tez
+   * tasks, whose configuration is the DAG's, use the node's pool, as MapReduce tasks do, and leave
+   * nothing in the script's directory.
+   */
   @Test
   void joinBagsSpillToSpongeFilesNotToTmp() throws Exception {
     Path poolDir = TestDirs.newShmDir("pig-tez-join");
+    Path scriptPool = TestDirs.newShmDir("pig-tez-join-script");
     try {
-      compare("join", poolDir, "512k", PigQuery.JOIN, PigQuery.JOIN_SKEWED);
+      Path nodeConf = Files.createDirectories(root.resolve("join-node-conf"));
+      Path mapredSite = nodeConf.resolve("mapred-site.xml");
+      Files.writeString(
+          mapredSite,
+          "<?xml version=\"1.0\"?>\n<configuration>\n  <property><name>sponge.pool.dir</name><value>"
+              + poolDir
+              + "</value><final>true</final></property>\n</configuration>\n");
+      compare(
+          "join",
+          scriptPool,
+          "512k",
+          child -> child.environment("HADOOP_CONF_DIR", nodeConf.toString()),
+          PigQuery.JOIN,
+          PigQuery.JOIN_SKEWED);
+      assertThat(poolDir.resolve("pig-tez.meta")).as("the node's pool").exists();
+      try (Stream<Path> left = Files.list(scriptPool)) {
+        assertThat(left).as("the pool directory the script names").isEmpty();
+      }
+      assertThat(Files.readString(root.resolve("join-sponge").resolve("child.log")))
+          .as("the child's log")
+          .contains("sponge.pool.dir from " + mapredSite + " (final there) win over");
     } finally {
       TestDirs.deleteTree(poolDir);
+      TestDirs.deleteTree(scriptPool);
     }
   }
 
@@ -280,11 +310,17 @@ class PigTezTest {
     return hex.toString();
   }
 
-  /** Runs the queries stock and with the recipe and the agent, and checks outputs and spills. */
-  private static void compare(String name, Path poolDir, String poolSize, PigQuery... queries)
+  /**
+   * Runs the queries stock and with the recipe and the agent ({@code node} applied to its child),
+   * and checks outputs and spills.
+   */
+  private static void compare(
+      String name, Path poolDir, String poolSize, UnaryOperator<PigJvm> node, PigQuery... queries)
       throws Exception {
     PigJvm withAgent =
-        recipe(name + "-sponge", poolDir, poolSize, queries).jvmOptions("-javaagent:" + agentJar());
+        node.apply(
+            recipe(name + "-sponge", poolDir, poolSize, queries)
+                .jvmOptions("-javaagent:" + agentJar()));
     List<List<QueryRun>> both = SideBySide.run(child(name + "-stock", queries), withAgent);
     List<QueryRun> stock = both.get(0);
     List<QueryRun> sponge = both.get(1);

@@ -42,6 +42,7 @@ public final class PigJvm {
   private final List<PigQuery> queries = new ArrayList<>();
   private final Properties pig = new Properties();
   private final Map<String, String> system = new LinkedHashMap<>();
+  private final Map<String, String> environment = new LinkedHashMap<>();
   private final List<String> jvmOptions = new ArrayList<>();
   private String heap = "256m";
   private String mode = "local";
@@ -83,6 +84,15 @@ public final class PigJvm {
     }
     pig.setProperty("pig.additional.jars.uris", String.join(",", jars));
     system.putAll(PigRecipe.systemProperties(PigRecipe.location()));
+    return this;
+  }
+
+  /**
+   * Sets an environment variable of the child, e.g. {@code HADOOP_CONF_DIR}, which a NodeManager
+   * hands its containers and tasks read their node's final keys from.
+   */
+  public PigJvm environment(String name, String value) {
+    environment.put(name, value);
     return this;
   }
 
@@ -225,11 +235,12 @@ public final class PigJvm {
       pig.store(out, "Pig properties of a PigJvm child");
     }
     Path log = work.resolve("child.log");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(launcher.apply(command(conf, properties)))
             .directory(work.toFile())
-            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
+            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     List<String> lines = await(process, log);
     List<QueryRun> runs = new ArrayList<>();
     List<String> held = new ArrayList<>();
