@@ -317,6 +317,8 @@ class InstallIT {
     // The cluster's configuration comes from here, not from a core-site.xml on the classpath.
     all.setProperty("pig.use.overriden.hadoop.configs", "true");
     all.setProperty("pig.temp.dir", work.resolve("pig-tmp").toString());
+    // Pig's JobControl polls its jobs every 5 s on a cluster; Pig's own MiniMR tests use 100 ms.
+    all.setProperty("pig.jobcontrol.sleep", "100");
     all.remove("mapreduce.job.reduce.shuffle.consumer.plugin.class");
     all.putAll(properties);
     // The node's SpongeFiles keys (sponge.pool.dir replaces the recipe's /dev/shm), as for the

@@ -183,6 +183,8 @@ class LeakyJobsTest {
     conf.set("mapreduce.framework.name", "local");
     conf.set("fs.defaultFS", "file:///");
     conf.set("mapreduce.task.io.sort.mb", "16");
+    // waitForCompletion polls: at Hadoop's 5 s, each of the five jobs ends up to 5 s late
+    conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 50);
     conf.set("hadoop.tmp.dir", work.resolve(name + "-tmp").toString());
     // Without mapred-default (a Configuration(false)) the local runner stages jobs in a fixed
     // directory of its own and leaves them there.

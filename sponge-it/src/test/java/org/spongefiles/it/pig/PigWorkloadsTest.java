@@ -58,6 +58,9 @@ class PigWorkloadsTest {
         .set("pig.cachedbag.memusage", "0.02")
         .set("pig.spill.size.threshold", "65536")
         .set("pig.spill.gc.activation.size", Long.toString(Long.MAX_VALUE))
+        // MapReduce mode's JobControl looks at its jobs every 5 s (local mode: 100 ms), although
+        // they run on the local job runner here
+        .set("pig.jobcontrol.sleep", "100")
         .pressure(50)
         .measureTmpWrites();
   }

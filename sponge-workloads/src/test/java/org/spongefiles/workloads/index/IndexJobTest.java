@@ -28,6 +28,8 @@ class IndexJobTest {
     conf.set("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
     conf.set("hadoop.tmp.dir", work.resolve("tmp").toString());
     conf.setInt("mapreduce.task.io.sort.mb", 4);
+    // waitForCompletion's poll: at Hadoop's 5 s, the one-second job ends 5 s late
+    conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 50);
     Job job =
         IndexJob.create(
             conf,
