@@ -33,11 +33,16 @@ import org.spongefiles.workloads.median.MedianReference;
  * <p>{@code workloads} (default {@code median}) picks, comma-separated, what runs on the one
  * cluster: {@code median}, {@code index} (the inverted index of {@code documents} documents),
  * {@code pig-mr} and {@code pig-tez} (Pig's queries over {@code pages} pages, {@link
- * ClusterWorkloads}); one BENCH line each.
+ * ClusterWorkloads}); one BENCH line each. The servers' metrics every second and the rack's {@code
+ * bin/sponge status} at each job's start go to the directory of {@value #SERIES_PROPERTY} ({@link
+ * ClusterSeries}).
  */
 public final class ClusterBench {
   private static final long POOL_BYTES = 64L << 20;
   private static final long DISK_BYTES = 4L << 30;
+
+  /** Where the run's {@link ClusterSeries} goes (default {@code cluster-series}). */
+  static final String SERIES_PROPERTY = "sponge.cluster.series";
 
   private ClusterBench() {}
 
@@ -81,7 +86,9 @@ public final class ClusterBench {
       List<Long> ours = new ArrayList<>();
       ClusterJob last = null;
       List<String> others = new ArrayList<>();
-      try (HadoopCluster cluster = HadoopCluster.start(settings)) {
+      Path seriesDir = Path.of(System.getProperty(SERIES_PROPERTY, "cluster-series"));
+      try (HadoopCluster cluster = HadoopCluster.start(settings);
+          ClusterSeries series = new ClusterSeries(cluster, seriesDir)) {
         for (String workload : workloads) {
           if (!workload.equals(ClusterWorkloads.MEDIAN)) {
             others.add(
@@ -93,13 +100,15 @@ public final class ClusterBench {
                     Long.parseLong(args[5]),
                     Long.parseLong(args[6]),
                     rounds,
-                    work));
+                    work,
+                    series));
           }
         }
         for (int round = 0;
             workloads.contains(ClusterWorkloads.MEDIAN) && round < rounds;
             round++) {
           for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
+            series.phase(ClusterWorkloads.MEDIAN + " " + mode + " " + (round + 1));
             ClusterJob job = ClusterJob.submit(cluster, mode, input, counts, work);
             if (!job.output.equals(expected)) {
               throw new AssertionError(
@@ -119,6 +128,7 @@ public final class ClusterBench {
         }
       }
       others.forEach(System.out::println);
+      System.out.println("series of the servers' metrics and the rack's status: " + seriesDir);
       if (last == null) {
         return;
       }

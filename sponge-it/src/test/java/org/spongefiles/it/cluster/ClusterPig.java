@@ -58,7 +58,8 @@ final class ClusterPig {
       String load,
       long pages,
       int rounds,
-      Path work)
+      Path work,
+      ClusterSeries series)
       throws IOException, InterruptedException {
     String workload = tez ? "pig-tez" : "pig-mr";
     Path local = work.resolve("pig-pages");
@@ -87,6 +88,7 @@ final class ClusterPig {
     for (int round = 0; round < rounds; round++) {
       Map<String, String> outputs = new LinkedHashMap<>();
       for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
+        series.phase(workload + " " + mode + " " + (round + 1));
         PigJvm pig =
             new PigJvm(local, work.resolve(workload + "-" + mode + "-" + round))
                 .mode(tez ? "tez" : "mapreduce")

@@ -24,7 +24,10 @@ final class ClusterWorkloads {
 
   private ClusterWorkloads() {}
 
-  /** Runs {@code workload} (not the median job, which ClusterBench runs itself). */
+  /**
+   * Runs {@code workload} (not the median job, which ClusterBench runs itself), each job a phase of
+   * {@code series}.
+   */
   static String run(
       String workload,
       HadoopCluster cluster,
@@ -33,15 +36,16 @@ final class ClusterWorkloads {
       long documents,
       long pages,
       int rounds,
-      Path work)
+      Path work,
+      ClusterSeries series)
       throws IOException, InterruptedException {
     switch (workload) {
       case INDEX:
-        return index(cluster, disk, load, documents, rounds, work);
+        return index(cluster, disk, load, documents, rounds, work, series);
       case PIG_MR:
-        return ClusterPig.run(cluster, false, disk, load, pages, rounds, work);
+        return ClusterPig.run(cluster, false, disk, load, pages, rounds, work, series);
       case PIG_TEZ:
-        return ClusterPig.run(cluster, true, disk, load, pages, rounds, work);
+        return ClusterPig.run(cluster, true, disk, load, pages, rounds, work, series);
       default:
         throw new IllegalArgumentException("No workload " + workload + " (of " + ALL + ")");
     }
@@ -53,7 +57,13 @@ final class ClusterWorkloads {
    * cluster-index-<disk>-<load> ...}.
    */
   static String index(
-      HadoopCluster cluster, String disk, String load, long documents, int rounds, Path work)
+      HadoopCluster cluster,
+      String disk,
+      String load,
+      long documents,
+      int rounds,
+      Path work,
+      ClusterSeries series)
       throws IOException, InterruptedException {
     IndexInput input = new IndexInput(documents, 28);
     Path dir = work.resolve("index-input");
@@ -64,6 +74,7 @@ final class ClusterWorkloads {
     ClusterJob last = null;
     for (int round = 0; round < rounds; round++) {
       for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
+        series.phase(INDEX + " " + mode + " " + (round + 1));
         ClusterJob job =
             ClusterJob.submit(
                 cluster,
