@@ -160,7 +160,7 @@ public final class ClusterSettings {
     int[] nodeManagers = nodeManagerMb.clone();
     pools[rack - 1] = rackPoolBytes;
     nodeManagers[rack - 1] = rackNodeManagerMb;
-    return withWorkers(pools, nodeManagers, disk, diskBytes, neighbours);
+    return copy(pools, nodeManagers, disk, diskBytes, neighbours, serverSite, hostNodeManagerMb);
   }
 
   /**
@@ -168,26 +168,12 @@ public final class ClusterSettings {
    * {@code level} neighbours on it.
    */
   public ClusterSettings withDisks(DiskClass diskClass, long bytes, int level) {
-    return withWorkers(poolBytes, nodeManagerMb, diskClass, bytes, level);
+    return copy(poolBytes, nodeManagerMb, diskClass, bytes, level, serverSite, hostNodeManagerMb);
   }
 
   /** These settings with {@code keys} in every sponge server's sponge-site.xml. */
   public ClusterSettings withServerSite(Map<String, String> keys) {
-    return new ClusterSettings(
-        spongeHome,
-        hadoopJars,
-        parent,
-        racks,
-        workersPerRack,
-        linkBitsPerSecond,
-        poolBytes,
-        nodeManagerMb,
-        disk,
-        diskBytes,
-        neighbours,
-        taskSite,
-        keys,
-        hostNodeManagerMb);
+    return copy(poolBytes, nodeManagerMb, disk, diskBytes, neighbours, keys, hostNodeManagerMb);
   }
 
   /**
@@ -210,25 +196,17 @@ public final class ClusterSettings {
     }
     Map<String, Integer> hosts = new HashMap<>(hostNodeManagerMb);
     hosts.put(host, mb);
-    return new ClusterSettings(
-        spongeHome,
-        hadoopJars,
-        parent,
-        racks,
-        workersPerRack,
-        linkBitsPerSecond,
-        poolBytes,
-        nodeManagerMb,
-        disk,
-        diskBytes,
-        neighbours,
-        taskSite,
-        serverSite,
-        hosts);
+    return copy(poolBytes, nodeManagerMb, disk, diskBytes, neighbours, serverSite, hosts);
   }
 
-  private ClusterSettings withWorkers(
-      long[] pools, int[] nodeManagers, DiskClass diskClass, long bytes, int level) {
+  private ClusterSettings copy(
+      long[] pools,
+      int[] nodeManagers,
+      DiskClass diskClass,
+      long bytes,
+      int level,
+      Map<String, String> servers,
+      Map<String, Integer> hosts) {
     return new ClusterSettings(
         spongeHome,
         hadoopJars,
@@ -242,8 +220,8 @@ public final class ClusterSettings {
         bytes,
         level,
         taskSite,
-        serverSite,
-        hostNodeManagerMb);
+        servers,
+        hosts);
   }
 
   /** The pool size of rack {@code rack}'s workers. */
