@@ -189,44 +189,17 @@ public final class ConfigOption<T> {
     if (problem != null) {
       throw new IllegalArgumentException("default of " + key + " is invalid: " + problem);
     }
-    return new ConfigOption<>(
-        key,
-        typeName,
-        defaultValue,
-        parser,
-        formatter,
-        rule,
-        description,
-        importance,
-        deprecatedKeys);
+    return copy(rule, description, importance, deprecatedKeys);
   }
 
   /** Returns a copy of this option with its documentation. */
   public ConfigOption<T> describe(String text) {
-    return new ConfigOption<>(
-        key,
-        typeName,
-        defaultValue,
-        parser,
-        formatter,
-        validator,
-        text,
-        importance,
-        deprecatedKeys);
+    return copy(validator, text, importance, deprecatedKeys);
   }
 
   /** Returns a copy of this option ranked {@code level} in the reference (default medium). */
   public ConfigOption<T> importance(Importance level) {
-    return new ConfigOption<>(
-        key,
-        typeName,
-        defaultValue,
-        parser,
-        formatter,
-        validator,
-        description,
-        level,
-        deprecatedKeys);
+    return copy(validator, description, level, deprecatedKeys);
   }
 
   /**
@@ -237,16 +210,13 @@ public final class ConfigOption<T> {
   public ConfigOption<T> deprecatedKey(String oldKey) {
     List<String> keys = new ArrayList<>(deprecatedKeys);
     keys.add(Objects.requireNonNull(oldKey, "oldKey cannot be null"));
+    return copy(validator, description, importance, List.copyOf(keys));
+  }
+
+  private ConfigOption<T> copy(
+      Validator<T> rule, String text, Importance level, List<String> oldKeys) {
     return new ConfigOption<>(
-        key,
-        typeName,
-        defaultValue,
-        parser,
-        formatter,
-        validator,
-        description,
-        importance,
-        List.copyOf(keys));
+        key, typeName, defaultValue, parser, formatter, rule, text, level, oldKeys);
   }
 
   /**

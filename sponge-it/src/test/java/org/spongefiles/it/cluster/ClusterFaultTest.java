@@ -448,7 +448,8 @@ class ClusterFaultTest {
 
   /** The job, ours, with {@code settings}; its answer is checked by the caller. */
   private ClusterJob job(List<String> settings) throws IOException, InterruptedException {
-    return ClusterJob.submit(cluster, MedianClient.OURS, input, counts, work, settings);
+    return ClusterJob.submit(
+        cluster, null, ClusterJob.MEDIAN_DIR, MedianClient.OURS, input, counts, work, settings);
   }
 
   /**

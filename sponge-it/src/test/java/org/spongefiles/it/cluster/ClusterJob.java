@@ -21,6 +21,9 @@ import org.spongefiles.it.ReadmeMapredSite;
 
 /** One run of {@link MedianClient} on a cluster's master, and what it printed. */
 final class ClusterJob {
+  /** The HDFS directory of the median job submitted by the master's OS user. */
+  static final String MEDIAN_DIR = "/median";
+
   final String output;
   final long elapsedMillis;
 
@@ -61,25 +64,14 @@ final class ClusterJob {
    */
   static ClusterJob submit(HadoopCluster cluster, String mode, Path input, long[] counts, Path work)
       throws IOException, InterruptedException {
-    return submit(cluster, mode, input, counts, work, List.of());
-  }
-
-  /** As above, with {@code settings} ({@code key=value}) set in the job's configuration. */
-  static ClusterJob submit(
-      HadoopCluster cluster,
-      String mode,
-      Path input,
-      long[] counts,
-      Path work,
-      List<String> settings)
-      throws IOException, InterruptedException {
-    return submit(cluster, null, "/median", mode, input, counts, work, settings);
+    return submit(cluster, null, MEDIAN_DIR, mode, input, counts, work, List.of());
   }
 
   /**
    * As above, submitted by Hadoop user {@code user} (simple authentication: {@code
    * HADOOP_USER_NAME}; null for the master's OS user) with its input and output under {@code
-   * hdfsDir}.
+   * hdfsDir} ({@link #MEDIAN_DIR} for the master's), with {@code settings} ({@code key=value}) set
+   * in the job's configuration.
    */
   static ClusterJob submit(
       HadoopCluster cluster,
