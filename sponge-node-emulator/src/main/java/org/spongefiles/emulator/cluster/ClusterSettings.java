@@ -62,36 +62,6 @@ public final class ClusterSettings {
    */
   public final Map<String, String> serverSite;
 
-  public ClusterSettings(
-      Path spongeHome,
-      List<Path> hadoopJars,
-      Path parent,
-      int racks,
-      int workersPerRack,
-      long linkBitsPerSecond,
-      long[] poolBytes,
-      int[] nodeManagerMb,
-      DiskClass disk,
-      long diskBytes,
-      int neighbours,
-      Map<String, String> taskSite) {
-    this(
-        spongeHome,
-        hadoopJars,
-        parent,
-        racks,
-        workersPerRack,
-        linkBitsPerSecond,
-        poolBytes,
-        nodeManagerMb,
-        disk,
-        diskBytes,
-        neighbours,
-        taskSite,
-        Map.of(),
-        Map.of());
-  }
-
   private ClusterSettings(
       Path spongeHome,
       List<Path> hadoopJars,
@@ -151,7 +121,9 @@ public final class ClusterSettings {
         null,
         0,
         0,
-        taskSite);
+        taskSite,
+        Map.of(),
+        Map.of());
   }
 
   /** These settings with rack {@code rack}'s pools and NodeManagers sized anew. */
