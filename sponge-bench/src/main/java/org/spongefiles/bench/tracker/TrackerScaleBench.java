@@ -79,7 +79,8 @@ public final class TrackerScaleBench {
           Thread driver = new Thread(sessions, "task-sessions");
           driver.start();
           try {
-            measure(tag, leader, follower, sim, sessions);
+            measure(tag, leader, sim, sessions);
+            takeover(tag, leader, follower, sim, sessions);
           } finally {
             sessions.stop();
             driver.join();
@@ -90,12 +91,7 @@ public final class TrackerScaleBench {
   }
 
   private static void measure(
-      String tag,
-      TrackerProcess leader,
-      TrackerProcess follower,
-      SimServers sim,
-      TaskSessions sessions)
-      throws Exception {
+      String tag, TrackerProcess leader, SimServers sim, TaskSessions sessions) throws Exception {
     Thread.sleep(WARMUP * 1000L); // JIT, and the first task closes start at 10 s
     Stale stale = new Stale(sim, sessions);
     Thread prober = new Thread(stale, "staleness-prober");
@@ -171,7 +167,6 @@ public final class TrackerScaleBench {
             max,
             questions / wall,
             fallbacks));
-    takeover(tag, leader, follower, sim, sessions);
   }
 
   /** kill -9 of the leader; seconds until the follower answers a free list. */

@@ -97,23 +97,10 @@ final class ClusterJob {
 
   /**
    * Runs {@code client} (a main class taking {@link MedianClient}'s arguments, {@code argument} in
-   * place of the counts, and printing its lines) from the master, as the master's OS user, its HDFS
-   * files under {@code /<client's simple name>}.
+   * place of the counts, and printing its lines) from the master as Hadoop user {@code user} (null
+   * for the master's OS user), its HDFS files under {@code hdfsDir}.
    */
   static ClusterJob submit(
-      HadoopCluster cluster,
-      Class<?> client,
-      String mode,
-      Path input,
-      String argument,
-      Path work,
-      List<String> settings)
-      throws IOException, InterruptedException {
-    return submit(
-        cluster, null, client, "/" + client.getSimpleName(), mode, input, argument, work, settings);
-  }
-
-  private static ClusterJob submit(
       HadoopCluster cluster,
       String user,
       Class<?> client,

@@ -78,7 +78,9 @@ final class ClusterWorkloads {
         ClusterJob job =
             ClusterJob.submit(
                 cluster,
+                null,
                 IndexClient.class,
+                "/" + IndexClient.class.getSimpleName(),
                 mode,
                 dir,
                 Integer.toString(INDEX_REDUCERS),
