@@ -76,6 +76,7 @@ class ClusterFaultTest {
   private long[] counts = new long[2];
   private String expected;
   private long baselineMillis;
+  private Set<String> tmpBefore;
 
   @BeforeAll
   void startCluster() throws Exception {
@@ -84,6 +85,7 @@ class ClusterFaultTest {
         support.has(EmulatorSupport.Piece.RACK_NETWORK),
         "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
     StaleResources.clean().forEach(line -> System.out.println("swept " + line));
+    tmpBefore = ClusterLeftovers.machineTmp();
     shmBefore = shm();
     work = Files.createTempDirectory("sponge-cluster-faults");
     input = work.resolve("input");
@@ -118,7 +120,7 @@ class ClusterFaultTest {
       return;
     }
     cluster.close();
-    ClusterLeftovers.assertNone(runDir, namespaces);
+    ClusterLeftovers.assertNone(runDir, namespaces, tmpBefore);
     // The tasks' pools are the nodes' tmpfs mounts: no pool of the default directory appeared.
     Set<String> added = shm();
     added.removeAll(shmBefore);

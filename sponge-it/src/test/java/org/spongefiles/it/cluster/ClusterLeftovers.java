@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.spongefiles.emulator.HostCommand;
 import org.spongefiles.emulator.Teardown;
 
@@ -14,11 +16,26 @@ import org.spongefiles.emulator.Teardown;
 final class ClusterLeftovers {
   private ClusterLeftovers() {}
 
+  /** The entries of the machine's temporary directory, to compare after a run. */
+  static Set<String> machineTmp() throws IOException {
+    try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return entries.map(entry -> entry.getFileName().toString()).collect(Collectors.toSet());
+    }
+  }
+
   /**
    * Asserts that nothing of the cluster run in {@code runDir} on {@code namespaces} is left:
-   * namespaces, /etc/netns entries, mounts, processes, files.
+   * namespaces, /etc/netns entries, mounts, processes, files, and no entry of the machine's
+   * temporary directory that was not in {@code tmpBefore} ({@link #machineTmp()}) and names a node
+   * (a daemon's web server unpacks there unless its java.io.tmpdir is the node's).
    */
-  static void assertNone(Path runDir, List<String> namespaces) throws IOException {
+  static void assertNone(Path runDir, List<String> namespaces, Set<String> tmpBefore)
+      throws IOException {
+    Set<String> tmpNow = machineTmp();
+    tmpNow.removeAll(tmpBefore);
+    assertThat(tmpNow)
+        .as("new entries of the machine's temporary directory")
+        .noneMatch(name -> name.startsWith("jetty-master-") || name.startsWith("jetty-rack"));
     String left = HostCommand.run("ip", "netns", "list");
     for (String namespace : namespaces) {
       assertThat(left).doesNotContain(namespace);

@@ -77,6 +77,7 @@ class ClusterSmokeTest {
         support.has(EmulatorSupport.Piece.RACK_NETWORK),
         "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
     StaleResources.clean().forEach(line -> System.out.println("swept " + line));
+    Set<String> tmpBefore = ClusterLeftovers.machineTmp();
 
     Path input = work.resolve("input");
     NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 28);
@@ -233,7 +234,7 @@ class ClusterSmokeTest {
     }
 
     // Nothing of the cluster is left: namespaces, /etc/netns entries, mounts, processes, files.
-    ClusterLeftovers.assertNone(runDir, namespaces);
+    ClusterLeftovers.assertNone(runDir, namespaces, tmpBefore);
   }
 
   /**

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,6 +86,7 @@ class ClusterTenantsTest {
         support.has(EmulatorSupport.Piece.RACK_NETWORK),
         "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
     StaleResources.clean().forEach(line -> System.out.println("swept " + line));
+    Set<String> tmpBefore = ClusterLeftovers.machineTmp();
 
     Map<String, NumbersGenerator> numbers =
         Map.of(
@@ -253,7 +255,7 @@ class ClusterTenantsTest {
           watch.rackOneFullWithRoomAcross,
           new TreeMap<>(watch.mostChunks));
     }
-    ClusterLeftovers.assertNone(runDir, namespaces);
+    ClusterLeftovers.assertNone(runDir, namespaces, tmpBefore);
   }
 
   /**

@@ -214,6 +214,7 @@ public final class HadoopCluster extends HostResource {
     Path home = nodeDir(node);
     Path conf = Files.createDirectories(home.resolve("conf"));
     Path data = Files.createDirectories(home.resolve("data"));
+    Files.createDirectories(javaTmp(node));
     // A worker's spills to disk (YARN's local directories) and blocks on its own disk, if any.
     Path localData = data;
     if (node.rack > 0 && settings.disk != null) {
@@ -481,6 +482,9 @@ public final class HadoopCluster extends HostResource {
                 "-Xmx" + heapMb + "m",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
+                // The daemons' web servers unpack into java.io.tmpdir: the node's, gone with the
+                // run directory at teardown, not the machine's /tmp.
+                "-Djava.io.tmpdir=" + javaTmp(node),
                 "-Dhadoop.log.dir=" + nodeDir(node).resolve("logs"),
                 "-Dyarn.log.dir=" + nodeDir(node).resolve("logs")));
     OPENS.forEach(pkg -> command.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED"));
@@ -521,6 +525,11 @@ public final class HadoopCluster extends HostResource {
 
   private Path nodeDir(ClusterNode node) {
     return dir.resolve(node.host);
+  }
+
+  /** The Java temporary directory of what runs on {@code node}. */
+  private Path javaTmp(ClusterNode node) {
+    return nodeDir(node).resolve("java-tmp");
   }
 
   /** The workers running a memory tracker: the first of each of the first two racks. */
