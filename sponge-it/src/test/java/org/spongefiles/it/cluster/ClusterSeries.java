@@ -151,8 +151,9 @@ final class ClusterSeries implements Closeable {
   /** Stops sampling, records the rack's last status and draws the plot. */
   @Override
   public void close() throws IOException {
+    // Not interrupted: a scrape interrupted mid-fetch fails as an IOException, and the run with it.
+    // The loop sees the flag within one period.
     running = false;
-    thread.interrupt();
     try {
       thread.join();
     } catch (InterruptedException e) {
