@@ -26,6 +26,7 @@ import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.netty.Handshake;
 import org.spongefiles.daemon.netty.InboundFrame;
@@ -327,6 +328,10 @@ final class ServerHandler extends RequestHandler {
             Opcode.FREE_LIST_REPLY,
             frame.requestId,
             server.freeList(FreeList.decodeRequest(body, peer), peer).encode());
+        break;
+      case RACK_RELAY:
+        // A relay's forward of the leader's list for this server's rack; never answered.
+        server.relayed(RelayedList.decode(body, peer));
         break;
       case LIVENESS:
         reply(

@@ -29,7 +29,13 @@ final class ServerMetrics {
 
   /** The requests a server serves. */
   static final Opcode[] REQUESTS = {
-    Opcode.ALLOCATE, Opcode.WRITE, Opcode.READ, Opcode.FREE, Opcode.STATS, Opcode.LIVENESS
+    Opcode.ALLOCATE,
+    Opcode.WRITE,
+    Opcode.READ,
+    Opcode.FREE,
+    Opcode.STATS,
+    Opcode.LIVENESS,
+    Opcode.RACK_RELAY
   };
 
   /** Direct memory of Netty's default allocator, the one the server's channels use. */

@@ -42,6 +42,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
@@ -354,6 +355,21 @@ public final class SpongeServer implements RunningDaemon {
       throw new WireException(ErrorCode.NOT_LEADER, peer, "");
     }
     return link.answer(rackAsked, peer, random);
+  }
+
+  /** A rack list a relay forwarded to this server: kept if it is the current leader's. */
+  void relayed(RelayedList list) {
+    LeaderLink link = leaderLink;
+    if (link != null) {
+      link.relayed(list);
+    }
+  }
+
+  /**
+   * This server's link to the leading tracker (null before it follows one): its lists and reports.
+   */
+  public LeaderLink leaderLink() {
+    return leaderLink;
   }
 
   private void refuse(SocketChannel channel, ConnectionGate.Admission admission) {

@@ -95,7 +95,7 @@ public final class MemoryTracker implements RunningDaemon {
     this.directory = new ServerDirectory(zookeeper, layout, this::registryChanged);
     this.board =
         new ReportBoard(
-            directory, settings.reportIntervalMillis, settings.keepaliveMillis, metrics);
+            directory, endpoint, settings.reportIntervalMillis, settings.keepaliveMillis, metrics);
     this.silentLeader =
         new SilentLeaderCheck(
             zookeeper, layout.leaderLatch(), endpoint, (int) settings.leaderCheckTimeoutMillis);

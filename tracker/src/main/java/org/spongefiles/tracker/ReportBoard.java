@@ -17,16 +17,20 @@ import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.daemon.netty.Responses;
 
 /**
  * The leader's picture of the cluster, built from the servers' own reports: each registered server
  * keeps a connection to the leader and sends a REPORT when its free space changed past a threshold
  * (at most once per {@code sponge.tracker.report.interval}) and as a keepalive. Each {@link #tick}
- * rebuilds only the racks a report changed and pushes each such rack's list to that rack's servers
- * (RACK_LIST), again at most once per report interval, and every keepalive even when unchanged. So
- * the leader's work per second grows with changes, not with servers, and a change reaches the
- * rack's servers within two report intervals and a tick.
+ * rebuilds only the racks a report changed and sends each such rack's list to the rack's {@value
+ * #RELAYS} longest-reporting servers (RACK_RELAY), again at most once per report interval, and
+ * every keepalive even when unchanged; those relays forward it to the rack's other servers. So the
+ * leader's work per second grows with changes, not with servers (two writes per rack change, not
+ * one per server of the rack), and a change reaches the rack's servers within two report intervals,
+ * a tick and a relay's hop. A relay that goes leaves the rack at once; the next push goes to the
+ * next two.
  *
  * <p>Not thread-safe: every method runs on the tracker's single event loop. Only {@link #view()} is
  * read from other threads.
@@ -37,7 +41,11 @@ final class ReportBoard {
   /** A server that silent for this many keepalives is taken for gone and its connection closed. */
   static final int SILENT_KEEPALIVES = 3;
 
+  /** Servers per rack the leader sends the rack's list to; each forwards it to the others. */
+  static final int RELAYS = 2;
+
   private final ServerDirectory directory;
+  private final String leader;
   private final long intervalNanos;
   private final long keepaliveNanos;
   private final TrackerMetrics metrics;
@@ -47,6 +55,7 @@ final class ReportBoard {
   private volatile RackView view = RackView.EMPTY;
   private long startedNanos;
   private long silenceCheckedNanos;
+  private long sequence; // of the last list sent, increasing across this tracker's terms
 
   /** One server's connection and its last report. */
   private static final class Reporter {
@@ -73,12 +82,17 @@ final class ReportBoard {
     }
   }
 
+  /**
+   * @param leader this tracker's endpoint as the election names it
+   */
   ReportBoard(
       ServerDirectory directory,
+      String leader,
       long intervalMillis,
       long keepaliveMillis,
       TrackerMetrics metrics) {
     this.directory = directory;
+    this.leader = leader;
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
     this.keepaliveNanos = TimeUnit.MILLISECONDS.toNanos(keepaliveMillis);
     this.metrics = metrics;
@@ -88,6 +102,8 @@ final class ReportBoard {
   void begin() {
     startedNanos = System.nanoTime();
     directoryChanged = true;
+    // A later term of this tracker starts above what servers kept from an earlier one.
+    sequence = Math.max(sequence, TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()));
   }
 
   /** Called from Curator's thread when the registry changed; joined at the next tick. */
@@ -223,16 +239,22 @@ final class ReportBoard {
     if (rack.members.isEmpty()) {
       return;
     }
+    List<Reporter> relays = new ArrayList<>(RELAYS);
+    List<String> endpoints = new ArrayList<>(RELAYS);
+    for (Reporter reporter : rack.members) {
+      relays.add(reporter);
+      endpoints.add(reporter.report.endpoint);
+      if (relays.size() == RELAYS) {
+        break;
+      }
+    }
+    RelayedList relayed =
+        new RelayedList(leader, ++sequence, endpoints, new FreeList(0, rack.name, rack.list));
     ByteBuf frame =
-        Responses.frame(
-            alloc,
-            Opcode.RACK_LIST,
-            0,
-            0,
-            Unpooled.wrappedBuffer(new FreeList(0, rack.name, rack.list).encode()));
+        Responses.frame(alloc, Opcode.RACK_RELAY, 0, 0, Unpooled.wrappedBuffer(relayed.encode()));
     try {
-      for (Reporter reporter : rack.members) {
-        reporter.channel.writeAndFlush(frame.retainedDuplicate(), reporter.channel.voidPromise());
+      for (Reporter relay : relays) {
+        relay.channel.writeAndFlush(frame.retainedDuplicate(), relay.channel.voidPromise());
       }
     } finally {
       frame.release();

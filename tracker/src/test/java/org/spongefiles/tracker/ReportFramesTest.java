@@ -27,12 +27,14 @@ import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 
 /**
- * REPORT and RACK_LIST on a real leader, byte by byte: a registered server's report comes back to
- * it in its rack's pushed list; a malformed report closes the connection with MALFORMED_FRAME; a
- * follower refuses reports with NOT_LEADER naming the leader.
+ * REPORT and RACK_RELAY on a real leader, byte by byte: a registered server's report comes back to
+ * it in its rack's list, sent to it as the rack's relay with the leader's name and a sequence; a
+ * malformed report closes the connection with MALFORMED_FRAME; a follower refuses reports with
+ * NOT_LEADER naming the leader.
  */
 @Timeout(60)
 class ReportFramesTest {
@@ -56,13 +58,21 @@ class ReportFramesTest {
       try (Raw server = Raw.helloed(leader)) {
         server.send(Opcode.REPORT, new FreeReport("fake-1:7071", 1024, 8, 5).encode());
         FreeList pushed = null;
+        long sequence = Long.MIN_VALUE;
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (pushed == null || pushed.servers.isEmpty()) {
-          assertThat(System.nanoTime()).as("a RACK_LIST within 5 s").isLessThan(deadline);
+          assertThat(System.nanoTime()).as("a RACK_RELAY within 5 s").isLessThan(deadline);
           ByteBuffer frame = server.receive();
-          assertThat(frame.get(5)).isEqualTo(Opcode.RACK_LIST.code());
+          assertThat(frame.get(5)).isEqualTo(Opcode.RACK_RELAY.code());
           frame.position(Frame.HEADER_SIZE);
-          pushed = FreeList.decode(frame, "tracker");
+          RelayedList relayed = RelayedList.decode(frame, "tracker");
+          assertThat(relayed.leader).isEqualTo(leader.endpoint());
+          assertThat(relayed.sequence).isGreaterThan(sequence);
+          sequence = relayed.sequence;
+          pushed = relayed.list;
+          if (!pushed.servers.isEmpty()) {
+            assertThat(relayed.relays).containsExactly("fake-1:7071");
+          }
         }
         assertThat(pushed.rack).isEqualTo("/r9");
         assertThat(pushed.servers)

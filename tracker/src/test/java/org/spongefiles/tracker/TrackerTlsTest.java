@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.apache.curator.test.TestingServer;
 import org.apache.hadoop.conf.Configuration;
@@ -63,7 +64,14 @@ class TrackerTlsTest {
   }
 
   private SpongeServer tlsServer(String node) throws Exception {
-    Configuration conf = ca.daemon(cluster.serverConf(node, "/r1", 16), ca.keystore(node));
+    return tlsServer(node, ca.keystore(node));
+  }
+
+  /**
+   * A server on 127.0.0.1 with {@code keystore} (any node's: the certificate names the address).
+   */
+  private SpongeServer tlsServer(String node, Path keystore) throws Exception {
+    Configuration conf = ca.daemon(cluster.serverConf(node, "/r1", 16), keystore);
     return cluster.add(SpongeServer.start(conf));
   }
 
@@ -92,8 +100,12 @@ class TrackerTlsTest {
     trackerConf.setInt("sponge.tracker.metrics.port", 0);
     trackerConf.set("sponge.tracker.handshake.timeout", "500ms");
     MemoryTracker tracker = cluster.add(MemoryTracker.start(trackerConf));
-    SpongeServer a = tlsServer("node-a");
+    Path storeA = ca.keystore("node-a");
+    SpongeServer a = tlsServer("node-a", storeA);
     SpongeServer b = tlsServer("node-b");
+    // The leader's relays forward its list to the third server, over TLS too (with node-a's
+    // keystore: making another takes seconds).
+    SpongeServer c = tlsServer("node-c", storeA);
     TlsContext tls =
         TlsContext.forClient(ConfigValues.reading(ca.client(new Configuration(false))));
     Awaitility.await()
@@ -103,9 +115,27 @@ class TrackerTlsTest {
             () ->
                 endpoints(freeList(tracker, tls))
                     .equals(
-                        List.of(a.endpoint(), b.endpoint()).stream()
+                        List.of(a.endpoint(), b.endpoint(), c.endpoint()).stream()
                             .sorted()
                             .collect(Collectors.toList())));
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              List<SpongeServer> forwarded =
+                  List.of(a, b, c).stream()
+                      .filter(s -> s.leaderLink().listsFromRelays() > 0)
+                      .collect(Collectors.toList());
+              assertThat(forwarded).as("servers that got their list from a relay").hasSize(1);
+              assertThat(
+                      forwarded
+                          .get(0)
+                          .leaderLink()
+                          .answer("/r1", "test", new SplittableRandom(1))
+                          .servers)
+                  .hasSize(3);
+            });
 
     Configuration taskConf = ca.client(cluster.taskConf("node-x", "/r1", tracker.endpoint()));
     long size = 12L * ClusterFixture.CHUNK + 5;

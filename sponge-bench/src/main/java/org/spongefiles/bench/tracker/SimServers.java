@@ -13,15 +13,21 @@ import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ServerAddress;
+import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.server.tracking.LeaderLink;
 import org.spongefiles.server.tracking.LeaderWatch;
 import org.spongefiles.server.tracking.LinkSettings;
 import org.spongefiles.server.tracking.PoolGauge;
+import org.spongefiles.server.tracking.RelayTargets;
 
 /**
  * Simulated sponge servers, each with its own identity, rack (40 per rack) and registration in
  * ZooKeeper, and a simulated pool (a free count); what talks to the tracker is the server's own
- * {@link LeaderLink}, one per server, all on a shared event loop and one election watch.
+ * {@link LeaderLink}, one per server, all on a shared event loop and one election watch. A relay
+ * forwards its rack's lists to the other simulated servers of the rack in process ({@link
+ * InProcessRelay}), not over their data ports: a socket per rack peer would put the benchmark's JVM
+ * past this machine's open-file limit (RackRelayTest runs the relays' sockets).
  */
 final class SimServers implements Closeable {
   static final int PER_RACK = 40;
@@ -89,8 +95,27 @@ final class SimServers implements Closeable {
                 }
               },
               watch,
-              group);
+              group,
+              loop -> new InProcessRelay());
     }
+  }
+
+  /** A relay's forwarding, straight into the rack peers' links as their data port would hand it. */
+  private final class InProcessRelay implements RelayTargets {
+    @Override
+    public void forward(RelayedList relayed, String self) {
+      for (FreeList.Entry entry : relayed.list.servers) {
+        Integer peer = byEndpoint.get(entry.endpoint);
+        if (peer != null
+            && !entry.endpoint.equals(self)
+            && !relayed.relays.contains(entry.endpoint)) {
+          links[peer].relayed(relayed);
+        }
+      }
+    }
+
+    @Override
+    public void close() {}
   }
 
   LeaderLink link(int server) {

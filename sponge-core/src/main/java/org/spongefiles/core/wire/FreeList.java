@@ -9,7 +9,7 @@ import java.util.List;
  *
  * <pre>
  * i64 ageMillis   how old the list is: 0 from the leader and from a server linked to it, else
- *                 the time since the server's link went down (RACK_LIST pushes carry 0)
+ *                 the time since the server's link went down (pushed lists carry 0)
  * string rack
  * i32 n, n x (string endpoint, i32 freeChunks, i32 chunks, i32 chunkSize), in the order to try
  * </pre>

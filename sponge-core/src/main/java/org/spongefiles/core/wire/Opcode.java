@@ -46,6 +46,12 @@ public enum Opcode {
    * rack's servers when it changed and as a keepalive; they answer their tasks' FREE_LIST from it.
    */
   RACK_LIST(25),
+  /**
+   * One rack's list ({@link RelayedList}) from the leader to two of the rack's servers, the relays,
+   * which take it and forward it to the rack's other servers on their data ports: the leader writes
+   * to two servers per rack change instead of to every server of the rack. Never answered.
+   */
+  RACK_RELAY(26),
   /** A typed refusal or failure: error code and a sentence. */
   ERROR(127);
 

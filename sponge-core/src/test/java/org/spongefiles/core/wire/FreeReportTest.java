@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The frames of the push design: a server's REPORT and the leader's RACK_LIST. */
+/** The frames of the push design: a server's REPORT, the leader's RACK_LIST and RACK_RELAY. */
 class FreeReportTest {
 
   @Test
@@ -74,8 +74,57 @@ class FreeReportTest {
   }
 
   @Test
+  void aRelayedListCarriesItsLeaderSequenceRelaysAndList() throws Exception {
+    FreeList list =
+        new FreeList(
+            0,
+            "/rack-3",
+            List.of(
+                new FreeList.Entry("a:1", 5, 8, 1024),
+                new FreeList.Entry("b:1", 0, 8, 1024),
+                new FreeList.Entry("c:1", 8, 8, 1024)));
+    RelayedList sent =
+        new RelayedList("tracker-2:7072", 1_795_000_000_000_123L, List.of("a:1", "b:1"), list);
+    RelayedList got = RelayedList.decode(sent.encode(), "tracker:1");
+    assertThat(got.leader).isEqualTo("tracker-2:7072");
+    assertThat(got.sequence).isEqualTo(1_795_000_000_000_123L);
+    assertThat(got.relays).containsExactly("a:1", "b:1");
+    assertThat(got.list.rack).isEqualTo("/rack-3");
+    assertThat(got.list.servers)
+        .extracting(e -> e.endpoint + "=" + e.freeChunks)
+        .containsExactly("a:1=5", "b:1=0", "c:1=8");
+    assertThat(got.lists("c:1")).isTrue();
+    assertThat(got.lists("d:1")).isFalse();
+  }
+
+  @Test
+  void aTruncatedRelayedListNamesThePeerAndField() {
+    ByteBuffer whole =
+        new RelayedList(
+                "t:1",
+                7,
+                List.of("a:1"),
+                new FreeList(0, "/r", List.of(new FreeList.Entry("a:1", 1, 2, 3))))
+            .encode();
+    ByteBuffer cut = whole.limit(whole.limit() - 3);
+    assertThatThrownBy(() -> RelayedList.decode(cut, "10.0.0.8:7071"))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("10.0.0.8:7071")
+        .hasMessageContaining("chunkSize")
+        .satisfies(
+            e -> assertThat(((WireException) e).code()).isEqualTo(ErrorCode.MALFORMED_FRAME));
+    ByteBuffer manyRelays = ByteBuffer.allocate(64);
+    manyRelays.putShort((short) 3).put("t:1".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    manyRelays.putLong(7).putInt(1_000_000).flip();
+    assertThatThrownBy(() -> RelayedList.decode(manyRelays, "10.0.0.8:7071"))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("relay");
+  }
+
+  @Test
   void theNewOpcodesAreKnown() {
     assertThat(Opcode.fromCode((byte) 24)).isEqualTo(Opcode.REPORT);
     assertThat(Opcode.fromCode((byte) 25)).isEqualTo(Opcode.RACK_LIST);
+    assertThat(Opcode.fromCode((byte) 26)).isEqualTo(Opcode.RACK_RELAY);
   }
 }

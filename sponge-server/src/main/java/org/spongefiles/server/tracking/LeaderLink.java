@@ -1,16 +1,10 @@
 package org.spongefiles.server.tracking;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.DecoderException;
+import io.netty.channel.EventLoopGroup;
 import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -19,33 +13,32 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.cluster.RackOrder;
-import org.spongefiles.core.remote.ClientHandshake;
 import org.spongefiles.core.remote.ServerAddress;
-import org.spongefiles.core.wire.Challenge;
-import org.spongefiles.core.wire.ErrorBody;
 import org.spongefiles.core.wire.ErrorCode;
-import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
-import org.spongefiles.core.wire.Hello;
-import org.spongefiles.core.wire.HelloOk;
 import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
-import org.spongefiles.daemon.netty.FrameDecoder;
-import org.spongefiles.daemon.netty.InboundFrame;
 import org.spongefiles.daemon.netty.Responses;
-import org.spongefiles.daemon.netty.TlsGate;
 
 /**
  * A sponge server's connection to the leading tracker. It samples the pool's free count every tenth
  * of a report interval and sends a REPORT when it changed past {@code
  * sponge.tracker.report.threshold} (at most once per report interval) or a keepalive is due; it
- * keeps the rack list the leader pushes (RACK_LIST) and answers the node's tasks from it ({@link
- * #answer}), ordered as the leader would order it. When the election changes ({@link LeaderWatch})
- * it connects to the new leader at once and reports in full.
+ * keeps the rack list the leader hands it and answers the node's tasks from it ({@link #answer}),
+ * ordered as the leader would order it. When the election changes ({@link LeaderWatch}) it connects
+ * to the new leader at once and reports in full.
+ *
+ * <p>The leader sends each rack's list to two of the rack's servers, the relays (RACK_RELAY); a
+ * relay takes it and forwards it to the rack's other servers ({@link RelayTargets}), whose data
+ * port hands it here ({@link #relayed}). A list is taken only from the current leader, for this
+ * server's rack, and newer than the one held. A list that names this server also shows that the
+ * leader hears its reports, which keeps the link from being taken for silent.
  *
  * <p>While the link is down (the leader died, a new one is being elected) the last list is still
  * answered, with its age, for three keepalives: tasks keep spilling to what they knew instead of
@@ -59,7 +52,8 @@ public final class LeaderLink implements Closeable {
   private final PoolGauge pool;
   private final LeaderWatch watch;
   private final EventLoop loop;
-  private final Bootstrap bootstrap;
+  private final LinkChannels channels;
+  private final RelayTargets relay;
   private final RackOrder order;
   private final Consumer<String> onLeader = this::leaderChanged;
   private final long intervalNanos;
@@ -67,6 +61,8 @@ public final class LeaderLink implements Closeable {
   private final int step;
   private final ScheduledFuture<?> sampler;
   private final AtomicLong reports = new AtomicLong();
+  private final AtomicLong fromLeader = new AtomicLong();
+  private final AtomicLong fromRelays = new AtomicLong();
 
   // On the loop only:
   private String leader = "";
@@ -78,6 +74,8 @@ public final class LeaderLink implements Closeable {
   private long heardNanos;
   private long retryAtNanos;
   private String warnedAbout = "";
+  private long sequence = Long.MIN_VALUE; // of the list held, within the current leader's term
+  private long relayedNanos; // when this server last forwarded a list; 0: it relays nothing now
 
   // Read by the server's handlers:
   private volatile FreeList rackList;
@@ -89,26 +87,30 @@ public final class LeaderLink implements Closeable {
    * @param group the event loops of the server's own client connections (the link uses one)
    */
   public LeaderLink(
+      LinkSettings settings, PoolGauge pool, LeaderWatch watch, EventLoopGroup group) {
+    this(settings, pool, watch, group, loop -> new PeerRelay(settings, loop));
+  }
+
+  /**
+   * As above, forwarding the lists this server relays to {@code relay} (made on the link's loop)
+   * instead of to the peers' data ports.
+   */
+  public LeaderLink(
       LinkSettings settings,
       PoolGauge pool,
       LeaderWatch watch,
-      io.netty.channel.EventLoopGroup group) {
+      EventLoopGroup group,
+      Function<EventLoop, RelayTargets> relay) {
     this.settings = settings;
     this.pool = pool;
     this.watch = watch;
     this.loop = group.next();
+    this.channels = new LinkChannels(settings, loop);
+    this.relay = relay.apply(loop);
     this.order = new RackOrder(settings.nearlyFull);
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.intervalMillis);
     this.keepaliveNanos = TimeUnit.MILLISECONDS.toNanos(settings.keepaliveMillis);
     this.step = Math.max(1, (int) Math.ceil(settings.threshold * pool.chunks()));
-    this.bootstrap =
-        new Bootstrap()
-            .group(loop)
-            .channel(NioSocketChannel.class)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(
-                ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                (int) Math.max(1, settings.connectTimeoutMillis));
     long sample = Math.max(5, Math.min(100, settings.intervalMillis / 4));
     this.sampler = loop.scheduleWithFixedDelay(this::sample, sample, sample, TimeUnit.MILLISECONDS);
     watch.listen(onLeader);
@@ -147,6 +149,46 @@ public final class LeaderLink implements Closeable {
     return reports.get();
   }
 
+  /** Rack lists taken from the leader itself (as a relay) since start. */
+  public long listsFromLeader() {
+    return fromLeader.get();
+  }
+
+  /** Rack lists taken from a relay since start. */
+  public long listsFromRelays() {
+    return fromRelays.get();
+  }
+
+  /**
+   * A rack list a relay forwarded to this server's data port (from {@code peer}); taken on the
+   * link's loop if it is the current leader's, of this rack and newer than the one held.
+   */
+  public void relayed(RelayedList list) {
+    loop.execute(
+        () -> {
+          if (take(list)) {
+            fromRelays.incrementAndGet();
+          }
+        });
+  }
+
+  /** Holds {@code list} if it is the current leader's, of this server's rack, and newer. */
+  private boolean take(RelayedList list) {
+    if (closed
+        || !list.leader.equals(leader)
+        || !list.list.rack.equals(settings.rack)
+        || list.sequence <= sequence) {
+      return false;
+    }
+    sequence = list.sequence;
+    rackList = list.list;
+    lostAtMillis = 0;
+    if (list.lists(settings.endpoint)) {
+      heardNanos = System.nanoTime(); // the leader lists this server: it hears its reports
+    }
+    return true;
+  }
+
   private void leaderChanged(String now) {
     loop.execute(
         () -> {
@@ -154,6 +196,9 @@ public final class LeaderLink implements Closeable {
             return;
           }
           leader = now;
+          sequence = Long.MIN_VALUE;
+          relayedNanos = 0;
+          relay.close();
           drop();
           retryAtNanos = 0;
           sample();
@@ -165,6 +210,10 @@ public final class LeaderLink implements Closeable {
       return;
     }
     long now = System.nanoTime();
+    if (relayedNanos != 0 && now - relayedNanos > 2 * keepaliveNanos) {
+      relayedNanos = 0; // the leader chose other relays: let go of the peers
+      relay.close();
+    }
     if (channel == null) {
       if (!leader.isEmpty() && now - retryAtNanos >= 0) {
         retryAtNanos = now + intervalNanos;
@@ -221,30 +270,7 @@ public final class LeaderLink implements Closeable {
     ready = false;
     reported = null;
     heardNanos = System.nanoTime();
-    Connection connection = new Connection(leader);
-    Channel opened =
-        bootstrap
-            .clone()
-            .handler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    if (settings.tls != null) {
-                      ch.pipeline()
-                          .addLast(
-                              TlsGate.client(
-                                  settings.tls,
-                                  address.host(),
-                                  address.port(),
-                                  settings.connectTimeoutMillis));
-                    }
-                    ch.pipeline()
-                        .addLast(new FrameDecoder(Frame.MAX_CONTROL_PAYLOAD, connection.tracker))
-                        .addLast(connection);
-                  }
-                })
-            .connect(address.socketAddress())
-            .channel();
+    Channel opened = channels.open(address, new Connection(leader));
     channel = opened;
     opened.closeFuture().addListener(f -> loop.execute(() -> closedLink(opened)));
   }
@@ -280,38 +306,40 @@ public final class LeaderLink implements Closeable {
     }
   }
 
-  /** One connection to one leader: handshake, then pushes in and reports out. */
-  private final class Connection extends SimpleChannelInboundHandler<InboundFrame> {
-    final String tracker;
-    private final ClientHandshake handshake;
-
+  /** One connection to one leader: handshake, then lists in and reports out. */
+  private final class Connection extends LinkChannels.Authenticated {
     Connection(String tracker) {
-      this.tracker = tracker;
-      this.handshake =
-          new ClientHandshake(settings.identity, settings.secret, "the sponge server", tracker);
+      super(settings, tracker, "the sponge server");
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, InboundFrame frame)
-        throws WireException {
-      ByteBuffer body = frame.payload.nioBuffer();
-      switch (frame.opcode) {
-        case CHALLENGE:
-          Hello hello = handshake.answer(Challenge.decode(body, tracker), new byte[0]);
-          ctx.writeAndFlush(
-              Responses.frame(
-                  ctx.alloc(), Opcode.HELLO, 0, 1, Unpooled.wrappedBuffer(hello.encode())));
-          break;
-        case HELLO_OK:
-          handshake.check(HelloOk.decode(body, tracker));
+    void authenticated(ChannelHandlerContext ctx) {
+      if (ctx.channel() == channel) {
+        ready = true;
+        heardNanos = System.nanoTime();
+        sample(); // the full report, at once
+      }
+    }
+
+    @Override
+    void frame(ChannelHandlerContext ctx, Opcode opcode, ByteBuffer body) throws WireException {
+      switch (opcode) {
+        case RACK_RELAY:
+          RelayedList relayed = RelayedList.decode(body, peer);
           if (ctx.channel() == channel) {
-            ready = true;
             heardNanos = System.nanoTime();
-            sample(); // the full report, at once
+            if (take(relayed)) {
+              fromLeader.incrementAndGet();
+              if (relayed.relays.contains(settings.endpoint)) {
+                relay.forward(relayed, settings.endpoint);
+                relayedNanos = System.nanoTime();
+              }
+            }
           }
           break;
         case RACK_LIST:
-          FreeList list = FreeList.decode(body, tracker);
+          // From a leader of the release before relays: it sends every server its rack's list.
+          FreeList list = FreeList.decode(body, peer);
           if (ctx.channel() == channel) {
             heardNanos = System.nanoTime();
             if (list.rack.equals(settings.rack)) {
@@ -320,34 +348,31 @@ public final class LeaderLink implements Closeable {
             }
           }
           break;
-        case ERROR:
-          throw ErrorBody.decode(body, tracker);
         default:
           throw new WireException(
-              ErrorCode.OUT_OF_ORDER, tracker, "unexpected " + frame.opcode + " from a tracker");
+              ErrorCode.OUT_OF_ORDER, peer, "unexpected " + opcode + " from a tracker");
       }
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      Throwable reason =
-          cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+      Throwable reason = reason(cause);
       if (reason instanceof WireException
           && ((WireException) reason).code() == ErrorCode.NOT_LEADER) {
-        LOG.debug("Tracker {} is not the leader (yet); retrying", tracker);
+        LOG.debug("Tracker {} is not the leader (yet); retrying", peer);
       } else if (reason instanceof WireException) {
         // An older tracker does not know REPORT: it polls this server instead. Try it rarely.
         retryAtNanos = System.nanoTime() + keepaliveNanos;
         warnOnce(
             "Tracker "
-                + tracker
+                + peer
                 + " refused this server's free-space report ("
                 + reason.getMessage()
                 + "); a tracker older than this server polls servers instead. Retrying every "
                 + settings.keepaliveMillis
                 + " ms (sponge.tracker.report.keepalive)");
       } else {
-        LOG.debug("Connection to tracker {} failed: {}", tracker, reason.toString());
+        LOG.debug("Connection to tracker {} failed: {}", peer, reason.toString());
       }
       ctx.close();
     }
@@ -364,6 +389,7 @@ public final class LeaderLink implements Closeable {
     loop.submit(
             () -> {
               closed = true;
+              relay.close();
               drop();
             })
         .awaitUninterruptibly(1, TimeUnit.SECONDS);
