@@ -18,8 +18,10 @@ import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
+import org.spongefiles.server.tracking.LeaderLink;
 
 /**
  * The leader sends a rack's list to two of its servers and they forward it to the others, over the
@@ -46,6 +48,19 @@ class RackRelayTest {
       }
       SpongeServer alone = server(cluster, "r2-a", "/r2");
       awaitWholeRack(rack);
+
+      // Lists a server must not take: another leader's, another rack's, an older one.
+      FreeList empty = new FreeList(0, "/r1", List.of());
+      LeaderLink target = rack.get(3).leaderLink();
+      target.relayed(new RelayedList("not-the-leader:1", Long.MAX_VALUE, List.of(), empty));
+      target.relayed(
+          new RelayedList(
+              leader.endpoint(), Long.MAX_VALUE, List.of(), new FreeList(0, "/r2", List.of())));
+      target.relayed(new RelayedList(leader.endpoint(), 1, List.of(), empty));
+      Thread.sleep(300);
+      assertThat(ask(rack.get(3), "/r1").servers)
+          .as("after three lists it must not take")
+          .hasSize(4);
 
       List<SpongeServer> relays = relays(rack);
       List<SpongeServer> forwarded = new ArrayList<>(rack);

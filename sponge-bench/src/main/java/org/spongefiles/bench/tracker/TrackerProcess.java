@@ -5,11 +5,14 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.spongefiles.tracker.TrackerMain;
 
 /** A memory tracker in a JVM of its own, logging as shipped, killed with SIGKILL or stopped. */
@@ -93,6 +96,52 @@ final class TrackerProcess implements Closeable {
         .totalCpuDuration()
         .map(Duration::toNanos)
         .orElseThrow(() -> new IllegalStateException("no CPU time for the tracker"));
+  }
+
+  /**
+   * CPU time so far by kind of thread, in ns, from /proc (empty where there is none): {@code
+   * compiler} (the JIT's C1/C2 threads), {@code gc}, {@code loop} (Netty's event loops:
+   * connections, reports, pushes, ticks) and {@code other} (ZooKeeper's client, Curator, metrics,
+   * the JVM).
+   */
+  Map<String, Long> cpuNanosByKind() throws IOException {
+    Map<String, Long> kinds = new TreeMap<>();
+    Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+    if (!Files.isDirectory(tasks)) {
+      return kinds;
+    }
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+      for (Path thread : threads) {
+        String stat;
+        try {
+          stat = Files.readString(thread.resolve("stat"));
+        } catch (IOException gone) {
+          continue; // the thread ended meanwhile
+        }
+        // pid (comm) state ... : comm may hold spaces, so fields count from its closing parenthesis
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime + stime
+        kinds.merge(kind(name), ticks * NANOS_PER_TICK, Long::sum);
+      }
+    }
+    return kinds;
+  }
+
+  /** Linux's USER_HZ, the unit of /proc's CPU times, is 100 on every architecture Java runs on. */
+  private static final long NANOS_PER_TICK = 10_000_000L;
+
+  private static String kind(String thread) {
+    if (thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler")) {
+      return "compiler";
+    }
+    if (thread.startsWith("GC Thread") || thread.startsWith("G1 ") || thread.equals("VM Thread")) {
+      return "gc";
+    }
+    if (thread.startsWith("nioEventLoop")) {
+      return "loop";
+    }
+    return "other";
   }
 
   /** kill -9. */

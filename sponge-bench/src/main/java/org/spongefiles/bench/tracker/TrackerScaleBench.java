@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
@@ -33,12 +34,12 @@ import org.spongefiles.workloads.BenchReport;
  * free-list questions tasks would send to the trackers meanwhile.
  *
  * <p>Properties: {@code bench.scales} (1000,10000), {@code bench.seconds} (40, measured), {@code
- * bench.warmup} (15), {@code bench.tasks.per.server} (10), {@code bench.tracker.jvm} (options of
+ * bench.warmup} (60), {@code bench.tasks.per.server} (10), {@code bench.tracker.jvm} (options of
  * the trackers' JVMs, e.g. a profiler agent).
  */
 public final class TrackerScaleBench {
   private static final int SECONDS = Integer.getInteger("bench.seconds", 40);
-  private static final int WARMUP = Integer.getInteger("bench.warmup", 15);
+  private static final int WARMUP = Integer.getInteger("bench.warmup", 60);
   private static final int TASKS_PER_SERVER = Integer.getInteger("bench.tasks.per.server", 10);
   private static final double TIMEOUT_MS = 500;
   private static final double PERIOD_MS = 1000;
@@ -92,7 +93,9 @@ public final class TrackerScaleBench {
 
   private static void measure(
       String tag, TrackerProcess leader, SimServers sim, TaskSessions sessions) throws Exception {
-    Thread.sleep(WARMUP * 1000L); // JIT, and the first task closes start at 10 s
+    // The JIT, and the tasks' churn: the first closes come at 10 s, and after about a minute tasks
+    // open and close at close to their steady rate (a task lives 10 to 110 s).
+    Thread.sleep(WARMUP * 1000L);
     Stale stale = new Stale(sim, sessions);
     Thread prober = new Thread(stale, "staleness-prober");
     double reportsBefore =
@@ -104,10 +107,16 @@ public final class TrackerScaleBench {
     sessions.record(8_000_000);
     prober.start();
     long cpuStart = leader.cpuNanos();
+    Map<String, Long> kindsStart = leader.cpuNanosByKind();
     long wallStart = System.nanoTime();
     Thread.sleep(SECONDS * 1000L);
     double wall = (System.nanoTime() - wallStart) / 1e9;
     double cpu = (leader.cpuNanos() - cpuStart) / 1e9;
+    StringBuilder kinds = new StringBuilder();
+    for (Map.Entry<String, Long> kind : leader.cpuNanosByKind().entrySet()) {
+      double share = (kind.getValue() - kindsStart.getOrDefault(kind.getKey(), 0L)) / 1e9 / wall;
+      kinds.append(String.format(Locale.ROOT, " cpu_%s=%.3f", kind.getKey(), share));
+    }
     stale.stop();
     prober.join();
     long[] latencies = sessions.recorded();
@@ -121,12 +130,14 @@ public final class TrackerScaleBench {
     double p99 = percentile(latencies, 0.99) / 1e6;
     double max = latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6;
     BenchReport.info(
-        "%s: leader CPU %.2f s in %.1f s; %.0f reports/s, %.0f rack pushes/s; tasks asked %.0f/s"
+        "%s: leader CPU %.2f s in %.1f s (cores by thread:%s); %.0f reports/s, %.0f rack pushes/s"
+            + " (each to two relays); tasks asked %.0f/s"
             + " (%d refused by their server); free-list latency p50 %.3f ms, p99 %.3f ms, max %.1f"
             + " ms; staleness %s",
         tag,
         cpu,
         wall,
+        kinds,
         reports / wall,
         pushes / wall,
         questions / wall,
@@ -140,12 +151,13 @@ public final class TrackerScaleBench {
         cpu / wall,
         String.format(
             Locale.ROOT,
-            "%s cpu_s=%.2f wall_s=%.1f reports_per_s=%.0f rack_pushes_per_s=%.0f",
+            "%s cpu_s=%.2f wall_s=%.1f reports_per_s=%.0f rack_pushes_per_s=%.0f%s",
             tag,
             cpu,
             wall,
             reports / wall,
-            pushes / wall));
+            pushes / wall,
+            kinds));
     BenchReport.bench(
         "tracker-staleness",
         stale.maxMillis() / PERIOD_MS,
