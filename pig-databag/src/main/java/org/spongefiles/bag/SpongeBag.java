@@ -24,43 +24,46 @@ import org.spongefiles.bag.task.BagTask;
  * of the bag's task, as Pig writes one spill file. Iterators read the runs back from SpongeFiles,
  * then memory, then the tail, and follow the bag when it spills under them.
  *
- * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
- * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
- * tuple, so a bag being filled from another can be spilled before it is full (Pig's reduce side
- * fills a group's bag that way). Runs are deleted by {@link #clear()}, when the bag becomes
- * unreachable (a cleaner action holds the runs, not the bag), and at the latest when the task ends;
- * a run still being read is deleted when its last reader is done (see {@link Run#retain()}).
+ * <p>All state is guarded by one lock, the bag's {@link SpillRuns} (so that a bag costs no lock
+ * object of its own), since {@code spill()} comes from the memory manager's thread while the task's
+ * thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per tuple, so a bag being
+ * filled from another can be spilled before it is full (Pig's reduce side fills a group's bag that
+ * way). Runs are deleted by {@link #clear()}, when the bag becomes unreachable (a cleaner action
+ * holds the runs, not the bag), and at the latest when the task ends; a run still being read is
+ * deleted when its last reader is done (see {@link Run#retain()}).
  *
  * <p>Java serialization writes a {@link SerializedBag} in the bag's place.
  */
 public abstract class SpongeBag extends DefaultAbstractBag {
   private static final long serialVersionUID = 1L;
 
-  private final transient Object lock = new Object();
   private final transient BagTask task;
   private final transient SpillRuns runs = new SpillRuns();
+  private final transient Object lock = runs;
   private final transient SizeEstimate size = new SizeEstimate();
-  private final transient BagSpill spill;
+
+  /** Made when the bag may be past its limit, or is spilled: most bags never are. */
+  private transient BagSpill spill;
+
   private transient long modifications;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
     this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
-    this.spill = new BagSpill(this, task, runs);
   }
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
   final void adopt(Collection<Tuple> given) {
-    boolean full;
+    BagSpill full;
     synchronized (lock) {
       for (Tuple tuple : given) {
         mSize++;
         size.sample(tuple);
       }
-      full = spill.isFull(memoryEstimate());
+      full = full();
     }
-    if (full) {
-      spill.spill(true);
+    if (full != null) {
+      full.spill(true);
     } else {
       markSpillableIfNecessary();
     }
@@ -130,9 +133,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public void add(Tuple tuple) {
-    boolean full;
+    BagSpill full;
     synchronized (lock) {
-      if (spill.appendedToTail(tuple)) {
+      if (spill != null && spill.appendedToTail(tuple)) {
         mSize++;
         size.sample(tuple);
         modifications++;
@@ -143,13 +146,31 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         size.sample(tuple);
       }
       modifications++;
-      full = spill.isFull(memoryEstimate());
+      full = full();
     }
-    if (full) {
-      spill.spill(true);
+    if (full != null) {
+      full.spill(true);
     } else {
       markSpillableIfNecessary();
     }
+  }
+
+  /** The bag's spill if memory is past its self-spill limit, else null; under the lock. */
+  private BagSpill full() {
+    long estimate = memoryEstimate();
+    if (spill == null && SelfSpillLimit.withinSmallest(task.memory(), estimate, inputs())) {
+      return null;
+    }
+    BagSpill spilling = spilling();
+    return spilling.isFull(estimate) ? spilling : null;
+  }
+
+  /** The bag's spill, made now if it was not; under the lock. */
+  private BagSpill spilling() {
+    if (spill == null) {
+      spill = new BagSpill(this, task, runs);
+    }
+    return spill;
   }
 
   /**
@@ -160,7 +181,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   final long selfSpillLimit() {
     synchronized (lock) {
-      return spill.limitBytes();
+      return spilling().limitBytes();
     }
   }
 
@@ -216,7 +237,11 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public long spill() {
-    return spill.spill(false);
+    BagSpill spilling;
+    synchronized (lock) {
+      spilling = spilling();
+    }
+    return spilling.spill(false);
   }
 
   /** Memory was just written into a run: it is emptied. Under the lock. */
@@ -240,9 +265,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     warn(message, warning, cause);
   }
 
-  /** The bag's GROUP/COGROUP decision. */
+  /** The bag's GROUP/COGROUP decision; null until it is found to be a group's. */
   final GroupRole group() {
-    return spill.group();
+    return spill == null ? null : spill.group();
   }
 
   /**
@@ -252,7 +277,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * @throws IllegalStateException when that run could not be written
    */
   final void startReading() {
-    spill.startReading();
+    if (spill != null) {
+      spill.startReading();
+    }
   }
 
   /**
@@ -267,7 +294,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       mSize = 0;
       size.reset();
       modifications++;
-      spill.reset();
+      if (spill != null) {
+        spill.reset();
+      }
       dropped = runs.takeAll();
       cleared();
     }
