@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.DefaultAbstractBag;
 import org.apache.pig.data.Tuple;
+import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.spongefiles.bag.run.Run;
 import org.spongefiles.bag.run.SpillRuns;
 import org.spongefiles.bag.task.BagTask;
@@ -37,15 +38,21 @@ import org.spongefiles.bag.task.BagTask;
 public abstract class SpongeBag extends DefaultAbstractBag {
   private static final long serialVersionUID = 1L;
 
+  /** Pig's bags register with its memory manager once they hold this much (100 KiB). */
+  private static final long REGISTER_BYTES = 100 << 10;
+
   private final transient BagTask task;
+
+  /** The bag's runs, and its lock. */
   private final transient SpillRuns runs = new SpillRuns();
-  private final transient Object lock = runs;
+
   private final transient SizeEstimate size = new SizeEstimate();
 
   /** Made when the bag may be past its limit, or is spilled: most bags never are. */
   private transient BagSpill spill;
 
   private transient long modifications;
+  private transient boolean registered;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
@@ -55,17 +62,19 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
   final void adopt(Collection<Tuple> given) {
     BagSpill full;
-    synchronized (lock) {
+    long estimate;
+    synchronized (runs) {
       for (Tuple tuple : given) {
         mSize++;
         size.sample(tuple);
       }
-      full = full();
+      estimate = memoryEstimate();
+      full = full(estimate);
     }
     if (full != null) {
       full.spill(true);
     } else {
-      markSpillableIfNecessary();
+      registerIfLarge(estimate);
     }
   }
 
@@ -134,7 +143,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   @Override
   public void add(Tuple tuple) {
     BagSpill full;
-    synchronized (lock) {
+    long estimate;
+    synchronized (runs) {
       if (spill != null && spill.appendedToTail(tuple)) {
         mSize++;
         size.sample(tuple);
@@ -146,18 +156,33 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         size.sample(tuple);
       }
       modifications++;
-      full = full();
+      estimate = memoryEstimate();
+      full = full(estimate);
     }
     if (full != null) {
       full.spill(true);
     } else {
-      markSpillableIfNecessary();
+      registerIfLarge(estimate);
     }
   }
 
-  /** The bag's spill if memory is past its self-spill limit, else null; under the lock. */
-  private BagSpill full() {
-    long estimate = memoryEstimate();
+  /**
+   * Registers the bag with Pig's memory manager once it holds an estimated {@code estimate} bytes
+   * past {@link #REGISTER_BYTES}, as {@code markSpillableIfNecessary()} does, without asking for
+   * the estimate again under the lock. Called by the thread filling the bag.
+   */
+  private void registerIfLarge(long estimate) {
+    if (!registered && estimate >= REGISTER_BYTES) {
+      registered = true;
+      SpillableMemoryManager.getInstance().registerSpillable(this);
+    }
+  }
+
+  /**
+   * The bag's spill if memory, an estimated {@code estimate} bytes, is past its self-spill limit,
+   * else null; under the lock.
+   */
+  private BagSpill full(long estimate) {
     if (spill == null && SelfSpillLimit.withinSmallest(task.memory(), estimate, inputs())) {
       return null;
     }
@@ -180,7 +205,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * and the limit of its kind ({@link #sharers()}) is answered.
    */
   final long selfSpillLimit() {
-    synchronized (lock) {
+    synchronized (runs) {
       return spilling().limitBytes();
     }
   }
@@ -209,14 +234,14 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public long getMemorySize() {
-    synchronized (lock) {
+    synchronized (runs) {
       return memoryEstimate();
     }
   }
 
   /** Pig's estimate of the heap one of the bag's tuples takes, from the sampled ones. */
   final long averageTupleBytes() {
-    synchronized (lock) {
+    synchronized (runs) {
       return size.averageTupleBytes();
     }
   }
@@ -238,7 +263,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   @Override
   public long spill() {
     BagSpill spilling;
-    synchronized (lock) {
+    synchronized (runs) {
       spilling = spilling();
     }
     return spilling.spill(false);
@@ -289,7 +314,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   @Override
   public void clear() {
     List<Run> dropped;
-    synchronized (lock) {
+    synchronized (runs) {
       mContents.clear();
       mSize = 0;
       size.reset();
@@ -304,7 +329,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   final Object lock() {
-    return lock;
+    return runs;
   }
 
   final BagTask task() {
@@ -333,7 +358,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /** Tuples held in memory now. */
   public final int inMemory() {
-    synchronized (lock) {
+    synchronized (runs) {
       return mContents.size();
     }
   }
