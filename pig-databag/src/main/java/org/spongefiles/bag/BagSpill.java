@@ -20,6 +20,10 @@ import org.spongefiles.bag.task.BagTask;
  * {@link OverflowTail}. It counts what it wrote in the task's and Pig's counters, registers the
  * bag's runs with the {@link RunCleaner} at the first spill, and keeps a failed spill's tuples in
  * memory. Everything but the constructor runs under the bag's lock, or takes it.
+ *
+ * <p>Most bags never pass their limit: the tail and the group role are made only when a bag needs
+ * them, and nothing is allocated per tuple added, so that a bag that never spills costs the heap
+ * little more than Pig's own.
  */
 final class BagSpill {
   /** A failed spill is logged as the bag's. */
@@ -29,8 +33,13 @@ final class BagSpill {
   private final BagTask task;
   private final SpillRuns runs;
   private final SelfSpillLimit limit;
-  private final OverflowTail overflow;
-  private final GroupRole group = new GroupRole();
+
+  /** Made when the bag first writes past its limit. */
+  private OverflowTail overflow;
+
+  /** Made when the bag is found to be a GROUP's or COGROUP's. */
+  private GroupRole group;
+
   private boolean cleanerRegistered;
 
   BagSpill(SpongeBag bag, BagTask task, SpillRuns runs) {
@@ -38,7 +47,6 @@ final class BagSpill {
     this.task = task;
     this.runs = runs;
     this.limit = new SelfSpillLimit(task);
-    this.overflow = new OverflowTail(task, runs, this::countWritten);
   }
 
   /**
@@ -50,6 +58,10 @@ final class BagSpill {
    *     it
    */
   boolean appendedToTail(Tuple tuple) {
+    if (overflow == null) {
+      // Only a bag that wrote past its limit has a tail.
+      return false;
+    }
     overflow.checkNotLost();
     if (overflow.isOpen()) {
       overflow.append(tuple);
@@ -68,7 +80,15 @@ final class BagSpill {
    * whether it is a COGROUP's. Under the lock.
    */
   boolean isFull(long estimate) {
-    return limit.exceeded(estimate, bag.sharers(), bag.inputs(), () -> group.found(bag, task));
+    boolean undecided = !limit.isDecided();
+    boolean full = limit.exceeded(estimate, bag.sharers(), bag.inputs());
+    if (undecided && limit.isGroup()) {
+      if (group == null) {
+        group = new GroupRole();
+      }
+      group.found(bag, task);
+    }
+    return full;
   }
 
   /**
@@ -89,7 +109,7 @@ final class BagSpill {
       if (count == 0 || task.isClosed()) {
         return 0;
       }
-      if (!self && group.leftToItself(limit.isGroup())) {
+      if (!self && group != null && group.leftToItself(limit.isGroup())) {
         return 0;
       }
       if (self && bag.writesPastLimit()) {
@@ -129,6 +149,9 @@ final class BagSpill {
    * not be opened (memory keeps growing, the bag retries at twice its size). Under the lock.
    */
   private boolean openTail(long inMemory) {
+    if (overflow == null) {
+      overflow = new OverflowTail(task, runs, this::countWritten);
+    }
     try {
       overflow.open();
     } catch (IOException | RuntimeException e) {
@@ -188,7 +211,7 @@ final class BagSpill {
     return true;
   }
 
-  /** The bag's GROUP/COGROUP decision. */
+  /** The bag's GROUP/COGROUP decision; null until it is found to be a group's. */
   GroupRole group() {
     return group;
   }
@@ -200,8 +223,12 @@ final class BagSpill {
    * @throws IllegalStateException when that run could not be written
    */
   void startReading() {
-    group.read();
-    overflow.finish();
+    if (group != null) {
+      group.read();
+    }
+    if (overflow != null) {
+      overflow.finish();
+    }
   }
 
   /** A spill of {@code count} tuples failed: they stay in memory. Under the lock. */
@@ -225,7 +252,11 @@ final class BagSpill {
   /** The bag was cleared: its limit, role and tail start over. Under the lock. */
   void reset() {
     limit.reset();
-    group.reset();
-    overflow.reset();
+    if (group != null) {
+      group.reset();
+    }
+    if (overflow != null) {
+      overflow.reset();
+    }
   }
 }

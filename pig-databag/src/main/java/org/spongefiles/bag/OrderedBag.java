@@ -99,6 +99,10 @@ abstract class OrderedBag extends SpongeBag {
         spilled = runs().retainAll();
         memory = new MemorySource(this, sorting);
       }
+      if (spilled.isEmpty()) {
+        // Memory alone is already in order, and a distinct bag's holds no duplicates: no merge.
+        return new SourceIterator(this, memory);
+      }
       List<TupleSource> sources = new ArrayList<>(spilled.size() + 1);
       long tupleBytes = averageTupleBytes();
       try {

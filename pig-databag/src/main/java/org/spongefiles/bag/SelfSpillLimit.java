@@ -33,25 +33,29 @@ final class SelfSpillLimit {
    * it ({@code ofKind}: the part of the bag's kind, for {@link SelfSpill#ALWAYS}); a GROUP's,
    * COGROUP's or JOIN's bag has at most {@code 1/inputs} of the share, {@code inputs} being the
    * bags made together with it (see {@link Siblings}), as stock Pig gives each of a packager's bags
-   * {@code 1/numInputs}; {@code foundGroup} runs when it is found to be one.
+   * {@code 1/numInputs} (whether it was found to be one: {@link #isGroup()}, once {@link
+   * #isDecided()}).
    */
-  boolean exceeded(long estimate, int ofKind, int inputs, Runnable foundGroup) {
-    if (memory.share() == 0) {
+  boolean exceeded(long estimate, int ofKind, int inputs) {
+    if (withinSmallest(memory, estimate, inputs) || estimate <= retryAbove) {
       return false;
     }
     long tuples = memory.tupleShare();
-    // The smallest limit the bag can have: a third, or 1/inputs of a packager's many bags.
-    if (estimate <= Math.max(tuples / Math.max(PigFillers.NESTED, inputs), retryAbove)) {
-      return false;
-    }
     if (sharers == UNDECIDED) {
       sharers = rule.sharers(ofKind);
       parts = PigFillers.isGroup(sharers) ? Math.max(sharers, inputs) : sharers;
-      if (PigFillers.isGroup(sharers)) {
-        foundGroup.run();
-      }
     }
     return sharers != PigFillers.NONE && estimate > Math.max(tuples / parts, retryAbove);
+  }
+
+  /**
+   * Whether a bag of {@code inputs} made together, holding an estimated {@code estimate} bytes, is
+   * within the smallest limit a bag can have in {@code memory} (a third, or 1/inputs of a
+   * packager's many bags), or there is no limit: it cannot be past its own, whatever its filler.
+   */
+  static boolean withinSmallest(BagMemory memory, long estimate, int inputs) {
+    return memory.share() == 0
+        || estimate <= memory.tupleShare() / Math.max(PigFillers.NESTED, inputs);
   }
 
   /**
@@ -62,6 +66,11 @@ final class SelfSpillLimit {
   long bytes(int ofKind) {
     int of = sharers == UNDECIDED ? ofKind : parts;
     return memory.share() == 0 || of == PigFillers.NONE ? 0 : memory.tupleShare() / of;
+  }
+
+  /** Whether the rule decided the bag's part (it grew past the smallest limit since cleared). */
+  boolean isDecided() {
+    return sharers != UNDECIDED;
   }
 
   /** Whether the bag was found to be a GROUP's, COGROUP's or JOIN's. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.DefaultAbstractBag;
 import org.apache.pig.data.Tuple;
+import org.apache.pig.impl.util.SpillableMemoryManager;
 import org.spongefiles.bag.run.Run;
 import org.spongefiles.bag.run.SpillRuns;
 import org.spongefiles.bag.task.BagTask;
@@ -24,45 +25,56 @@ import org.spongefiles.bag.task.BagTask;
  * of the bag's task, as Pig writes one spill file. Iterators read the runs back from SpongeFiles,
  * then memory, then the tail, and follow the bag when it spills under them.
  *
- * <p>All state is guarded by one lock, since {@code spill()} comes from the memory manager's thread
- * while the task's thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per
- * tuple, so a bag being filled from another can be spilled before it is full (Pig's reduce side
- * fills a group's bag that way). Runs are deleted by {@link #clear()}, when the bag becomes
- * unreachable (a cleaner action holds the runs, not the bag), and at the latest when the task ends;
- * a run still being read is deleted when its last reader is done (see {@link Run#retain()}).
+ * <p>All state is guarded by one lock, the bag's {@link SpillRuns} (so that a bag costs no lock
+ * object of its own), since {@code spill()} comes from the memory manager's thread while the task's
+ * thread adds and reads. Unlike Pig's bags, {@code addAll} takes the lock per tuple, so a bag being
+ * filled from another can be spilled before it is full (Pig's reduce side fills a group's bag that
+ * way). Runs are deleted by {@link #clear()}, when the bag becomes unreachable (a cleaner action
+ * holds the runs, not the bag), and at the latest when the task ends; a run still being read is
+ * deleted when its last reader is done (see {@link Run#retain()}).
  *
  * <p>Java serialization writes a {@link SerializedBag} in the bag's place.
  */
 public abstract class SpongeBag extends DefaultAbstractBag {
   private static final long serialVersionUID = 1L;
 
-  private final transient Object lock = new Object();
+  /** Pig's bags register with its memory manager once they hold this much (100 KiB). */
+  private static final long REGISTER_BYTES = 100 << 10;
+
   private final transient BagTask task;
+
+  /** The bag's runs, and its lock. */
   private final transient SpillRuns runs = new SpillRuns();
+
   private final transient SizeEstimate size = new SizeEstimate();
-  private final transient BagSpill spill;
+
+  /** Made when the bag may be past its limit, or is spilled: most bags never are. */
+  private transient BagSpill spill;
+
   private transient long modifications;
+  private transient boolean registered;
 
   SpongeBag(BagTask task, Collection<Tuple> memory) {
     this.task = Objects.requireNonNull(task, "task cannot be null");
     this.mContents = Objects.requireNonNull(memory, "memory cannot be null");
-    this.spill = new BagSpill(this, task, runs);
   }
 
   /** Counts and samples tuples a constructor was given; registers the bag if it is large. */
   final void adopt(Collection<Tuple> given) {
-    boolean full;
-    synchronized (lock) {
+    BagSpill full;
+    long estimate;
+    synchronized (runs) {
       for (Tuple tuple : given) {
         mSize++;
         size.sample(tuple);
       }
-      full = spill.isFull(memoryEstimate());
+      estimate = memoryEstimate();
+      full = full(estimate);
     }
-    if (full) {
-      spill.spill(true);
+    if (full != null) {
+      full.spill(true);
     } else {
-      markSpillableIfNecessary();
+      registerIfLarge(estimate);
     }
   }
 
@@ -130,9 +142,10 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public void add(Tuple tuple) {
-    boolean full;
-    synchronized (lock) {
-      if (spill.appendedToTail(tuple)) {
+    BagSpill full;
+    long estimate;
+    synchronized (runs) {
+      if (spill != null && spill.appendedToTail(tuple)) {
         mSize++;
         size.sample(tuple);
         modifications++;
@@ -143,13 +156,46 @@ public abstract class SpongeBag extends DefaultAbstractBag {
         size.sample(tuple);
       }
       modifications++;
-      full = spill.isFull(memoryEstimate());
+      estimate = memoryEstimate();
+      full = full(estimate);
     }
-    if (full) {
-      spill.spill(true);
+    if (full != null) {
+      full.spill(true);
     } else {
-      markSpillableIfNecessary();
+      registerIfLarge(estimate);
     }
+  }
+
+  /**
+   * Registers the bag with Pig's memory manager once it holds an estimated {@code estimate} bytes
+   * past {@link #REGISTER_BYTES}, as {@code markSpillableIfNecessary()} does, without asking for
+   * the estimate again under the lock. Called by the thread filling the bag.
+   */
+  private void registerIfLarge(long estimate) {
+    if (!registered && estimate >= REGISTER_BYTES) {
+      registered = true;
+      SpillableMemoryManager.getInstance().registerSpillable(this);
+    }
+  }
+
+  /**
+   * The bag's spill if memory, an estimated {@code estimate} bytes, is past its self-spill limit,
+   * else null; under the lock.
+   */
+  private BagSpill full(long estimate) {
+    if (spill == null && SelfSpillLimit.withinSmallest(task.memory(), estimate, inputs())) {
+      return null;
+    }
+    BagSpill spilling = spilling();
+    return spilling.isFull(estimate) ? spilling : null;
+  }
+
+  /** The bag's spill, made now if it was not; under the lock. */
+  private BagSpill spilling() {
+    if (spill == null) {
+      spill = new BagSpill(this, task, runs);
+    }
+    return spill;
   }
 
   /**
@@ -159,8 +205,8 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * and the limit of its kind ({@link #sharers()}) is answered.
    */
   final long selfSpillLimit() {
-    synchronized (lock) {
-      return spill.limitBytes();
+    synchronized (runs) {
+      return spilling().limitBytes();
     }
   }
 
@@ -188,14 +234,14 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public long getMemorySize() {
-    synchronized (lock) {
+    synchronized (runs) {
       return memoryEstimate();
     }
   }
 
   /** Pig's estimate of the heap one of the bag's tuples takes, from the sampled ones. */
   final long averageTupleBytes() {
-    synchronized (lock) {
+    synchronized (runs) {
       return size.averageTupleBytes();
     }
   }
@@ -216,7 +262,11 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    */
   @Override
   public long spill() {
-    return spill.spill(false);
+    BagSpill spilling;
+    synchronized (runs) {
+      spilling = spilling();
+    }
+    return spilling.spill(false);
   }
 
   /** Memory was just written into a run: it is emptied. Under the lock. */
@@ -240,9 +290,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     warn(message, warning, cause);
   }
 
-  /** The bag's GROUP/COGROUP decision. */
+  /** The bag's GROUP/COGROUP decision; null until it is found to be a group's. */
   final GroupRole group() {
-    return spill.group();
+    return spill == null ? null : spill.group();
   }
 
   /**
@@ -252,7 +302,9 @@ public abstract class SpongeBag extends DefaultAbstractBag {
    * @throws IllegalStateException when that run could not be written
    */
   final void startReading() {
-    spill.startReading();
+    if (spill != null) {
+      spill.startReading();
+    }
   }
 
   /**
@@ -262,12 +314,14 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   @Override
   public void clear() {
     List<Run> dropped;
-    synchronized (lock) {
+    synchronized (runs) {
       mContents.clear();
       mSize = 0;
       size.reset();
       modifications++;
-      spill.reset();
+      if (spill != null) {
+        spill.reset();
+      }
       dropped = runs.takeAll();
       cleared();
     }
@@ -275,7 +329,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   }
 
   final Object lock() {
-    return lock;
+    return runs;
   }
 
   final BagTask task() {
@@ -304,7 +358,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
 
   /** Tuples held in memory now. */
   public final int inMemory() {
-    synchronized (lock) {
+    synchronized (runs) {
       return mContents.size();
     }
   }

@@ -11,15 +11,16 @@ import java.util.List;
  * that came before it (see {@code SpongeBag}). The list holds each run (see {@link Run#retain()})
  * until the run leaves it. It is also the cleaning action registered for the bag: when a bag that
  * spilled becomes unreachable without {@code clear()}, the list lets go of its runs from the
- * cleaner thread, since the action holds the runs but not the bag.
+ * cleaner thread, since the action holds the runs but not the bag. Most bags never spill: the list
+ * is made at the first run.
  */
 public final class SpillRuns implements Runnable {
-  private final List<Run> runs = new ArrayList<>();
+  private List<Run> runs = List.of();
   private RunWriter appending;
   private Run tail;
 
   public synchronized void add(Run run) {
-    runs.add(run);
+    listed().add(run);
   }
 
   public synchronized int size() {
@@ -36,6 +37,9 @@ public final class SpillRuns implements Runnable {
    * releases them.
    */
   public synchronized List<Run> retainOldest(int count) {
+    if (runs.isEmpty()) {
+      return List.of();
+    }
     List<Run> held = new ArrayList<>(runs.subList(0, Math.min(count, runs.size())));
     for (Run run : held) {
       run.retain();
@@ -85,7 +89,7 @@ public final class SpillRuns implements Runnable {
    */
   public synchronized void listTail() {
     if (tail != null) {
-      runs.add(tail);
+      listed().add(tail);
       tail = null;
     }
   }
@@ -136,8 +140,11 @@ public final class SpillRuns implements Runnable {
    * lock.
    */
   public synchronized List<Run> takeAll() {
+    if (runs.isEmpty() && tail == null) {
+      return List.of();
+    }
     List<Run> all = new ArrayList<>(runs);
-    runs.clear();
+    runs = List.of();
     if (tail != null) {
       all.add(tail);
       tail = null;
@@ -153,12 +160,20 @@ public final class SpillRuns implements Runnable {
   public synchronized List<Run> replace(List<Run> inputs, Run merged) {
     List<Run> removed = new ArrayList<>(inputs.size());
     for (Run input : inputs) {
-      if (runs.remove(input)) {
+      if (listed().remove(input)) {
         removed.add(input);
       }
     }
-    runs.add(merged);
+    listed().add(merged);
     return removed;
+  }
+
+  /** The list, made mutable at the first run; under the lock. */
+  private List<Run> listed() {
+    if (!(runs instanceof ArrayList)) {
+      runs = new ArrayList<>();
+    }
+    return runs;
   }
 
   public static void releaseAll(List<Run> runs) {

@@ -46,7 +46,8 @@ import org.spongefiles.workloads.pig.QueryRun;
  * bench.pig.cpu.runs} (6 pairs per script and heap), {@code bench.pig.cpu.warmups} (1: runs of the
  * script in each child before the one measured; 0 measures a cold JVM), {@code
  * bench.pig.cpu.scripts} (some of them, e.g. {@code median}) and {@code bench.pig.cpu.jvm} (more
- * options for the children, e.g. a flight recording).
+ * options for the children, e.g. a flight recording; {@code {run}} in them stands for the child's
+ * script, heap, variant and run number).
  *
  * <p>Properties: {@code bench.pig.pages} (3,000,000), {@code bench.pig.heap} (256m), {@code
  * bench.pig.reps} (2), {@code bench.pig.pool.size} (2g), {@code bench.pig.mode} (local), {@code

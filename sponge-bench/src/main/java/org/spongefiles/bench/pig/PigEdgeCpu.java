@@ -41,6 +41,9 @@ final class PigEdgeCpu {
   static final List<PigQuery> SCRIPTS =
       List.of(PigQuery.COGROUP, PigQuery.JOIN, PigQuery.JOIN_SKEWED, PigQuery.MEDIAN);
 
+  /** In a child option, stands for the child's run: {@code join-128-recipe-3}. */
+  static final String RUN_NAME = "{run}";
+
   private final Path dir;
   private final Path poolDir;
   private final long pages;
@@ -226,12 +229,23 @@ final class PigEdgeCpu {
   }
 
   private QueryRun runOne(PigQuery query, int heapMb, boolean recipe) throws Exception {
+    String name =
+        query.label() + "-" + heapMb + "-" + (recipe ? "recipe" : "stock") + "-" + (++runCount);
     PigJvm child =
-        new PigJvm(input, dir.resolve("cpu-run-" + (++runCount)))
+        new PigJvm(input, dir.resolve("cpu-run-" + runCount))
             .heap(heapMb + "m")
             .warmUps(warmUps)
-            .jvmOptions(childOptions.toArray(new String[0]))
+            .jvmOptions(childOptions(name))
             .queries(query);
     return PigEdgeFinish.atTheEdge(child, recipe, poolDir, "pigbench-cpu").run().get(0);
+  }
+
+  /**
+   * The children's extra options, {@value #RUN_NAME} replaced by {@code name} (script, heap,
+   * variant and run number), so that each child can write a file of its own, such as a flight
+   * recording.
+   */
+  private String[] childOptions(String name) {
+    return childOptions.stream().map(o -> o.replace(RUN_NAME, name)).toArray(String[]::new);
   }
 }
