@@ -5,7 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 
@@ -13,10 +17,20 @@ import org.apache.hadoop.conf.Configuration;
  * A test certificate authority made with the JDK's {@code keytool}, as an operator makes one: a CA
  * key pair, a PKCS12 truststore holding its certificate, and per-node PKCS12 keystores whose
  * certificates it signed for 127.0.0.1 and localhost. Every store has the password in {@link
- * #passwordFile()}. EC P-256 keys, so a CA and a node key take a few hundred milliseconds.
+ * #passwordFile()}. EC P-256 keys.
+ *
+ * <p>Each keytool run is a JVM start (about 0.7 s here, five per keystore), so the files a JVM made
+ * are kept for its lifetime and copied to the next caller: an authority of a name made before is
+ * the same CA, and a node's first keystore from it is the one made before. A second {@link
+ * #keystore} of the same node from one authority is a new key pair, as a rotation needs.
  */
 public final class TestCertificates {
   private static final String PASSWORD = "test-password";
+
+  /** This JVM's copies of what it made: file name to file, in one directory. */
+  private static final Map<String, Path> MADE = new HashMap<>();
+
+  private static Path madeDir;
 
   private final Path dir;
   private final String name;
@@ -24,6 +38,7 @@ public final class TestCertificates {
   private final Path caCertificate;
   private final Path truststore;
   private final Path passwordFile;
+  private final Set<String> issued = new HashSet<>();
 
   private TestCertificates(Path dir, String name) {
     this.dir = dir;
@@ -34,9 +49,17 @@ public final class TestCertificates {
     this.passwordFile = dir.resolve(name + "-password");
   }
 
-  /** A new CA named {@code name} with its files in {@code dir}. */
+  /** A CA named {@code name} with its files in {@code dir} (this JVM's CA of that name). */
   public static TestCertificates authority(Path dir, String name) throws IOException {
     TestCertificates ca = new TestCertificates(dir, name);
+    synchronized (MADE) {
+      if (MADE.containsKey(ca.caStore.getFileName().toString())) {
+        for (Path file : List.of(ca.caStore, ca.caCertificate, ca.truststore, ca.passwordFile)) {
+          copyMade(file);
+        }
+        return ca;
+      }
+    }
     Files.writeString(ca.passwordFile, PASSWORD + "\n", StandardCharsets.UTF_8);
     ca.keytool(
         "-genkeypair",
@@ -72,7 +95,33 @@ public final class TestCertificates {
         ca.caCertificate.toString(),
         "-keystore",
         ca.truststore.toString());
+    synchronized (MADE) {
+      for (Path file : List.of(ca.caStore, ca.caCertificate, ca.truststore, ca.passwordFile)) {
+        keep(file);
+      }
+    }
     return ca;
+  }
+
+  /** Copies this JVM's file of {@code target}'s name to {@code target}. */
+  private static void copyMade(Path target) throws IOException {
+    Files.copy(
+        MADE.get(target.getFileName().toString()),
+        target,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** Keeps a copy of {@code file} for this JVM's later callers. */
+  private static void keep(Path file) throws IOException {
+    if (madeDir == null) {
+      madeDir = Files.createTempDirectory("test-certificates");
+      Path dir = madeDir;
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> TestDirs.deleteTree(dir), "test-certificates"));
+    }
+    Path copy = madeDir.resolve(file.getFileName());
+    Files.copy(file, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    MADE.put(file.getFileName().toString(), copy);
   }
 
   /** The PKCS12 truststore holding this CA's certificate. */
@@ -91,6 +140,12 @@ public final class TestCertificates {
    */
   public Path keystore(String node) throws IOException {
     Path store = dir.resolve(name + "-" + node + ".p12");
+    synchronized (MADE) {
+      if (issued.add(node) && MADE.containsKey(store.getFileName().toString())) {
+        copyMade(store);
+        return store;
+      }
+    }
     Path request = dir.resolve(name + "-" + node + ".csr");
     Path signed = dir.resolve(name + "-" + node + ".pem");
     Path fresh = dir.resolve(name + "-" + node + ".p12.new");
@@ -142,6 +197,11 @@ public final class TestCertificates {
         store,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    synchronized (MADE) {
+      if (!MADE.containsKey(store.getFileName().toString())) {
+        keep(store);
+      }
+    }
     return store;
   }
 
