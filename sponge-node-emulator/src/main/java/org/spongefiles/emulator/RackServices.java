@@ -244,6 +244,8 @@ public final class RackServices extends HostResource {
   public List<String> taskConf(int n) {
     return List.of(
         "sponge.node.id=" + nodeId(n),
+        // The task's lease goes beside its node's pool, where that node's server sees it.
+        "sponge.pool.dir=" + pool(n),
         "sponge.rack=" + rackName(),
         "sponge.server.address=" + serverEndpoint(n),
         "sponge.tracker.addresses=" + trackerEndpoint(),
