@@ -4,7 +4,6 @@ import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.WireException;
 
@@ -29,7 +28,7 @@ final class TaskSessions implements Runnable {
   private final SplittableRandom random = new SplittableRandom(31);
   private final SplittableRandom order = new SplittableRandom(32);
   private final PriorityQueue<Integer> queue;
-  final AtomicLongArray changedAt;
+  final FreeHistory history;
   final AtomicLong fallbacks = new AtomicLong();
   final AtomicLong questions = new AtomicLong();
   private volatile boolean stopped;
@@ -42,7 +41,7 @@ final class TaskSessions implements Runnable {
     this.due = new long[tasks];
     this.closeAt = new long[tasks];
     this.holding = new int[tasks];
-    this.changedAt = new AtomicLongArray(servers.count);
+    this.history = new FreeHistory(servers.count);
     this.queue = new PriorityQueue<>(tasks, (a, b) -> Long.compare(due[a], due[b]));
     long now = System.nanoTime();
     for (int t = 0; t < tasks; t++) {
@@ -122,12 +121,13 @@ final class TaskSessions implements Runnable {
     }
     for (FreeList.Entry entry : list.servers) {
       Integer server = servers.byEndpoint.get(entry.endpoint);
-      if (server != null && servers.free[server].addAndGet(-BORROW) >= 0) {
-        holding[t] = server;
-        changedAt.compareAndSet(server, 0, System.nanoTime());
-        return;
-      }
       if (server != null) {
+        int now = servers.free[server].addAndGet(-BORROW);
+        if (now >= 0) {
+          holding[t] = server;
+          history.changed(server, now + BORROW);
+          return;
+        }
         servers.free[server].addAndGet(BORROW); // full since the list was made: the next one
       }
     }
@@ -136,8 +136,7 @@ final class TaskSessions implements Runnable {
   private void giveBack(int t) {
     int server = holding[t];
     if (server >= 0) {
-      servers.free[server].addAndGet(BORROW);
-      changedAt.compareAndSet(server, 0, System.nanoTime());
+      history.changed(server, servers.free[server].addAndGet(BORROW) - BORROW);
       holding[t] = -1;
     }
   }

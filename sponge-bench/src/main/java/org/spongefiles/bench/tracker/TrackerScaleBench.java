@@ -28,10 +28,10 @@ import org.spongefiles.workloads.BenchReport;
  * servers ({@link SimServers}: 40 per rack, each reporting to the leader through its own {@code
  * LeaderLink}) and ten simulated task sessions per server ({@link TaskSessions}: 100,000 at 10,000
  * servers) against a leader tracker and a follower, each in its own JVM. Measures, per scale: the
- * leader's CPU over wall time, the free lists' staleness (from a change on a server to the rack's
- * other servers listing it, over the 1 s freshness promise), a task's free-list latency p99 over
- * {@code sponge.tracker.timeout} (500 ms), and the takeover after kill -9 of the leader with the
- * free-list questions tasks would send to the trackers meanwhile.
+ * leader's CPU over wall time, the free lists' age (a rack neighbour's list showing a count its
+ * server left t ms before is t ms old; the oldest over the 1 s freshness promise), a task's
+ * free-list latency p99 over {@code sponge.tracker.timeout} (500 ms), and the takeover after kill
+ * -9 of the leader with the free-list questions tasks would send to the trackers meanwhile.
  *
  * <p>Properties: {@code bench.scales} (1000,10000), {@code bench.seconds} (40, measured), {@code
  * bench.warmup} (60), {@code bench.tasks.per.server} (10), {@code bench.tracker.jvm} (options of
@@ -163,7 +163,8 @@ public final class TrackerScaleBench {
         stale.maxMillis() / PERIOD_MS,
         String.format(
             Locale.ROOT,
-            "%s %s (ratio: max ms from a change on a server to its rack's lists / 1000 ms)",
+            "%s %s (ratio: the oldest a list was, ms / 1000 ms; a list showing a count its server"
+                + " left t ms before is t ms old)",
             tag,
             stale.summary()));
     BenchReport.bench(
@@ -274,15 +275,27 @@ public final class TrackerScaleBench {
   }
 
   /**
-   * Probes a hundred servers every 25 ms: how long after a change on one of them its rack's other
-   * servers list its new free count.
+   * Probes a hundred servers every 25 ms in a rack neighbour's list: how old the lists are, a list
+   * showing a free count its server left t ms ago being t ms old (the free-list age of issue 31).
    */
   private static final class Stale implements Runnable {
     private final SimServers sim;
     private final TaskSessions sessions;
     private final List<Long> samples = new ArrayList<>();
     private final java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    private final java.util.Map<Integer, Episode> episodes = new java.util.HashMap<>();
+    private final long started = System.nanoTime(); // counts that ended earlier are not timed
     private volatile boolean stopped;
+
+    /** A stale count shown in the lists: when the server left it, and the oldest age seen. */
+    private static final class Episode {
+      final long ended;
+      long age;
+
+      Episode(long ended) {
+        this.ended = ended;
+      }
+    }
 
     Stale(SimServers sim, TaskSessions sessions) {
       this.sim = sim;
@@ -295,10 +308,6 @@ public final class TrackerScaleBench {
 
     @Override
     public void run() {
-      // Changes from before the measurement (the warm-up) are not counted from their own time.
-      for (int server = 0; server < sim.count; server++) {
-        sessions.changedAt.set(server, 0);
-      }
       int step = Math.max(1, sim.count / 100);
       while (!stopped) {
         for (int server = 0; server < sim.count; server += step) {
@@ -307,11 +316,18 @@ public final class TrackerScaleBench {
         try {
           Thread.sleep(25);
         } catch (InterruptedException e) {
-          return;
+          break;
         }
       }
+      episodes.values().forEach(this::close);
+      episodes.clear();
     }
 
+    /**
+     * One probe of {@code server} in a rack neighbour's list. A list showing a count the server
+     * left at time t is {@code now - t} old; each stale count shown is one sample, its oldest age
+     * seen while shown (the list since moved on, or the probing ended).
+     */
     private void probe(int server) {
       int neighbour = server % SimServers.PER_RACK == 0 ? server + 1 : server - 1;
       int truth = sim.free[server].get();
@@ -321,13 +337,26 @@ public final class TrackerScaleBench {
       } catch (WireException e) {
         return;
       }
-      if (listed == truth) {
-        long since = sessions.changedAt.getAndSet(server, 0);
-        if (since != 0) {
-          synchronized (samples) {
-            samples.add(System.nanoTime() - since);
-          }
+      long now = System.nanoTime();
+      long ended = listed == truth ? 0 : sessions.history.endedAt(server, listed);
+      Episode open = episodes.get(server);
+      if (open != null && open.ended != ended) {
+        episodes.remove(server);
+        close(open);
+        open = null;
+      }
+      if (ended != 0 && ended >= started) {
+        if (open == null) {
+          open = new Episode(ended);
+          episodes.put(server, open);
         }
+        open.age = now - ended;
+      }
+    }
+
+    private void close(Episode episode) {
+      synchronized (samples) {
+        samples.add(episode.age);
       }
     }
 
@@ -351,7 +380,7 @@ public final class TrackerScaleBench {
         long[] sorted = samples.stream().mapToLong(Long::longValue).sorted().toArray();
         return String.format(
             Locale.ROOT,
-            "changes=%d mean_ms=%.0f p99_ms=%.0f max_ms=%.0f",
+            "stale_counts=%d mean_ms=%.0f p99_ms=%.0f max_ms=%.0f",
             sorted.length,
             Arrays.stream(sorted).average().orElse(0) / 1e6,
             percentile(sorted, 0.99) / 1e6,
