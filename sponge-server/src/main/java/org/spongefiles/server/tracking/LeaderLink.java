@@ -9,6 +9,7 @@ import java.io.Closeable;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -164,12 +165,16 @@ public final class LeaderLink implements Closeable {
    * link's loop if it is the current leader's, of this rack and newer than the one held.
    */
   public void relayed(RelayedList list) {
-    loop.execute(
-        () -> {
-          if (take(list)) {
-            fromRelays.incrementAndGet();
-          }
-        });
+    try {
+      loop.execute(
+          () -> {
+            if (take(list)) {
+              fromRelays.incrementAndGet();
+            }
+          });
+    } catch (RejectedExecutionException closing) {
+      // the server is stopping: the list has no one to serve
+    }
   }
 
   /** Holds {@code list} if it is the current leader's, of this server's rack, and newer. */

@@ -28,7 +28,8 @@ import org.spongefiles.daemon.netty.Responses;
  * when the server uses it), opened on the first list to forward and kept while the peer is listed.
  * A peer still in its handshake gets only the newest list once it is in; a peer whose connection
  * failed before it was in is tried again after {@value #RETRY_SECONDS} s, the other relay and the
- * next lists covering it meanwhile. Everything runs on the link's event loop.
+ * next lists covering it meanwhile; a peer that stops reading is skipped until it reads again (a
+ * list replaces the one before, so nothing queues up). Everything runs on the link's event loop.
  */
 final class PeerRelay implements RelayTargets {
   private static final Logger LOG = LoggerFactory.getLogger(PeerRelay.class);
@@ -146,7 +147,10 @@ final class PeerRelay implements RelayTargets {
 
     void send(ByteBuf frame) {
       if (ready) {
-        channel.writeAndFlush(frame.retainedDuplicate(), channel.voidPromise());
+        // A peer that stopped reading gets no backlog: each list replaces the one before.
+        if (channel.isWritable()) {
+          channel.writeAndFlush(frame.retainedDuplicate(), channel.voidPromise());
+        }
       } else {
         dropPending();
         pending = frame.retainedDuplicate();
