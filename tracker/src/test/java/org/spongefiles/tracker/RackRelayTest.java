@@ -156,22 +156,7 @@ class RackRelayTest {
   /** Takes two chunks on {@code changed}; returns ms until {@code asked} lists the new count. */
   private static long changeAndWait(
       RemoteConnection borrower, SpongeServer changed, SpongeServer asked) throws Exception {
-    borrower.allocate(2);
-    int expected = changed.pool().freeChunks();
-    long start = System.nanoTime();
-    Awaitility.await()
-        .atMost(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofMillis(10))
-        .until(() -> freeOf(ask(asked, "/r1"), changed.endpoint()) == expected);
-    return (System.nanoTime() - start) / 1_000_000;
-  }
-
-  private static int freeOf(FreeList list, String endpoint) {
-    return list.servers.stream()
-        .filter(e -> e.endpoint.equals(endpoint))
-        .mapToInt(e -> e.freeChunks)
-        .findFirst()
-        .orElse(-1);
+    return ListChanges.changeAndWait(borrower, changed, () -> ask(asked, "/r1"));
   }
 
   private static FreeList ask(SpongeServer server, String rack) throws Exception {
