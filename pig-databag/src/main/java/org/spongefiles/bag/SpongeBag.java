@@ -71,11 +71,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       estimate = memoryEstimate();
       full = full(estimate);
     }
-    if (full != null) {
-      full.spill(true);
-    } else {
-      registerIfLarge(estimate);
-    }
+    settle(full, estimate);
   }
 
   /** Adds {@code tuple} to the memory collection; false if a distinct bag already held it. */
@@ -159,11 +155,7 @@ public abstract class SpongeBag extends DefaultAbstractBag {
       estimate = memoryEstimate();
       full = full(estimate);
     }
-    if (full != null) {
-      full.spill(true);
-    } else {
-      registerIfLarge(estimate);
-    }
+    settle(full, estimate);
   }
 
   /**
@@ -188,6 +180,15 @@ public abstract class SpongeBag extends DefaultAbstractBag {
     }
     BagSpill spilling = spilling();
     return spilling.isFull(estimate) ? spilling : null;
+  }
+
+  /** Outside the lock, after tuples came in: spills the bag if it is full, else registers it. */
+  private void settle(BagSpill full, long estimate) {
+    if (full != null) {
+      full.spill(true);
+    } else {
+      registerIfLarge(estimate);
+    }
   }
 
   /** The bag's spill, made now if it was not; under the lock. */

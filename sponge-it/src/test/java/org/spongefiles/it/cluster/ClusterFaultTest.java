@@ -1,7 +1,6 @@
 package org.spongefiles.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.spongefiles.emulator.EmulatorSupport;
 import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.cluster.ClusterNetwork;
 import org.spongefiles.emulator.cluster.ClusterNode;
@@ -80,12 +78,7 @@ class ClusterFaultTest {
 
   @BeforeAll
   void startCluster() throws Exception {
-    EmulatorSupport support = EmulatorSupport.probe();
-    assumeTrue(
-        support.has(EmulatorSupport.Piece.RACK_NETWORK),
-        "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
-    StaleResources.clean().forEach(line -> System.out.println("swept " + line));
-    tmpBefore = ClusterLeftovers.machineTmp();
+    tmpBefore = ClusterLeftovers.begin();
     shmBefore = shm();
     work = Files.createTempDirectory("sponge-cluster-faults");
     input = work.resolve("input");

@@ -1,6 +1,7 @@
 package org.spongefiles.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,12 +10,28 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.spongefiles.emulator.EmulatorSupport;
 import org.spongefiles.emulator.HostCommand;
+import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.Teardown;
 
 /** What a closed emulated cluster may not leave behind. */
 final class ClusterLeftovers {
   private ClusterLeftovers() {}
+
+  /**
+   * Before a cluster test: skips it (a JUnit assumption) unless this machine can emulate racks,
+   * sweeps what an earlier killed run left, and returns the machine's temporary entries ({@link
+   * #machineTmp()}) for {@link #assertNone}.
+   */
+  static Set<String> begin() throws IOException {
+    EmulatorSupport support = EmulatorSupport.probe();
+    assumeTrue(
+        support.has(EmulatorSupport.Piece.RACK_NETWORK),
+        "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
+    StaleResources.clean().forEach(line -> System.out.println("swept " + line));
+    return machineTmp();
+  }
 
   /** The entries of the machine's temporary directory, to compare after a run. */
   static Set<String> machineTmp() throws IOException {

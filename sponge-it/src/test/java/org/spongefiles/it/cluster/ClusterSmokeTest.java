@@ -1,7 +1,6 @@
 package org.spongefiles.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,8 +19,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.spongefiles.emulator.EmulatorSupport;
-import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.cluster.ClusterNode;
 import org.spongefiles.emulator.cluster.ClusterSettings;
 import org.spongefiles.emulator.cluster.HadoopCluster;
@@ -72,12 +69,7 @@ class ClusterSmokeTest {
 
   @Test
   void medianJobStockAndOursOnTwoRacksAgreeAndChunksNeverLeaveTheirRack() throws Exception {
-    EmulatorSupport support = EmulatorSupport.probe();
-    assumeTrue(
-        support.has(EmulatorSupport.Piece.RACK_NETWORK),
-        "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
-    StaleResources.clean().forEach(line -> System.out.println("swept " + line));
-    Set<String> tmpBefore = ClusterLeftovers.machineTmp();
+    Set<String> tmpBefore = ClusterLeftovers.begin();
 
     Path input = work.resolve("input");
     NumbersGenerator numbers = new NumbersGenerator(NUMBERS, 4, NumbersGenerator.Shape.SKEWED, 28);

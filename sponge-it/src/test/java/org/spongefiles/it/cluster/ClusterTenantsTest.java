@@ -1,7 +1,6 @@
 package org.spongefiles.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,8 +29,6 @@ import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.spongefiles.emulator.EmulatorSupport;
-import org.spongefiles.emulator.StaleResources;
 import org.spongefiles.emulator.Teardown;
 import org.spongefiles.emulator.cluster.ClusterNode;
 import org.spongefiles.emulator.cluster.ClusterSettings;
@@ -81,12 +78,7 @@ class ClusterTenantsTest {
 
   @Test
   void twoUsersAtOnceKeepToTheirQuotasTheirChunksAndTheirRacks() throws Exception {
-    EmulatorSupport support = EmulatorSupport.probe();
-    assumeTrue(
-        support.has(EmulatorSupport.Piece.RACK_NETWORK),
-        "the emulated cluster needs root with netns, veth, bridge and tc: " + support.missing());
-    StaleResources.clean().forEach(line -> System.out.println("swept " + line));
-    Set<String> tmpBefore = ClusterLeftovers.machineTmp();
+    Set<String> tmpBefore = ClusterLeftovers.begin();
 
     Map<String, NumbersGenerator> numbers =
         Map.of(
