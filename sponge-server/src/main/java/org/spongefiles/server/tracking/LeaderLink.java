@@ -38,8 +38,9 @@ import org.spongefiles.daemon.netty.Responses;
  * <p>The leader sends each rack's list to two of the rack's servers, the relays (RACK_RELAY); a
  * relay takes it and forwards it to the rack's other servers ({@link RelayTargets}), whose data
  * port hands it here ({@link #relayed}). A list is taken only from the current leader, for this
- * server's rack, and newer than the one held. A list that names this server also shows that the
- * leader hears its reports, which keeps the link from being taken for silent.
+ * server's rack, and newer than the one held (or the held one is two report intervals old). A list
+ * that names this server also shows that the leader hears its reports, which keeps the link from
+ * being taken for silent.
  *
  * <p>While the link is down (the leader died, a new one is being elected) the last list is still
  * answered, with its age, for three keepalives: tasks keep spilling to what they knew instead of
@@ -76,6 +77,7 @@ public final class LeaderLink implements Closeable {
   private long retryAtNanos;
   private String warnedAbout = "";
   private long sequence = Long.MIN_VALUE; // of the list held, within the current leader's term
+  private long takenNanos; // when it was taken
   private long relayedNanos; // when this server last forwarded a list; 0: it relays nothing now
 
   // Read by the server's handlers:
@@ -179,17 +181,22 @@ public final class LeaderLink implements Closeable {
 
   /** Holds {@code list} if it is the current leader's, of this server's rack, and newer. */
   private boolean take(RelayedList list) {
+    long now = System.nanoTime();
     if (closed
         || !list.leader.equals(leader)
         || !list.list.rack.equals(settings.rack)
-        || list.sequence <= sequence) {
+        || list.sequence <= sequence && now - takenNanos < 2 * intervalNanos) {
       return false;
     }
+    // The sequence only orders the two relays' copies of a push, which arrive within moments of
+    // each other: after two report intervals any list of the leader is taken, so a list with a
+    // sequence far ahead (a peer holding the cluster secret could send one) holds no longer.
     sequence = list.sequence;
+    takenNanos = now;
     rackList = list.list;
     lostAtMillis = 0;
     if (list.lists(settings.endpoint)) {
-      heardNanos = System.nanoTime(); // the leader lists this server: it hears its reports
+      heardNanos = now; // the leader lists this server: it hears its reports
     }
     return true;
   }
