@@ -163,8 +163,8 @@ public final class LeaderLink implements Closeable {
   }
 
   /**
-   * A rack list a relay forwarded to this server's data port (from {@code peer}); taken on the
-   * link's loop if it is the current leader's, of this rack and newer than the one held.
+   * A rack list a relay forwarded to this server's data port; taken on the link's loop if it is the
+   * current leader's, of this rack and newer than the one held (see {@link #take}).
    */
   public void relayed(RelayedList list) {
     try {
@@ -179,7 +179,10 @@ public final class LeaderLink implements Closeable {
     }
   }
 
-  /** Holds {@code list} if it is the current leader's, of this server's rack, and newer. */
+  /**
+   * Holds {@code list} if it is the current leader's, of this server's rack, and newer than the one
+   * held or that one is two report intervals old.
+   */
   private boolean take(RelayedList list) {
     long now = System.nanoTime();
     if (closed
