@@ -51,8 +51,17 @@ final class RawSocketClient implements AutoCloseable {
     SocketReads.readFully(channel, dst);
   }
 
+  /** Closes after the peer has closed its end: by then it has put this connection's store back. */
   @Override
   public void close() throws IOException {
-    channel.close();
+    try {
+      channel.shutdownOutput();
+      ByteBuffer rest = ByteBuffer.allocate(64);
+      while (channel.read(rest.clear()) >= 0) {
+        // nothing is owed after the last answer; wait for the peer's end of stream
+      }
+    } finally {
+      channel.close();
+    }
   }
 }
