@@ -13,10 +13,11 @@ import java.util.Deque;
  * Buffers in flight always finish, whatever the writers do, so this cannot deadlock.
  *
  * <p>The invariant is on live buffers (being filled, in flight or idle here): a new buffer is only
- * allocated when none is idle, so at most {@code maxInFlight + writers filling} are ever live at
- * once, and a task's write-behind memory is at most that many times {@code size} bytes. At most
- * {@code maxInFlight} idle buffers are kept; one given back beyond that is dropped (no longer live)
- * and the garbage collector frees it.
+ * allocated when none is idle, so at most {@code maxInFlight + max(1, writers filling)} are ever
+ * live at once, and a task's write-behind memory is at most that many times {@code size} bytes. At
+ * most {@code maxInFlight + 1} idle buffers are kept (one writer's whole set: the buffer it fills
+ * and those in flight, so that a writer starting its next file allocates none); one given back
+ * beyond that is dropped (no longer live) and the garbage collector frees it.
  */
 public final class BufferPool implements Closeable {
   private final int size;
@@ -91,7 +92,7 @@ public final class BufferPool implements Closeable {
 
   /** A buffer taken to fill is no longer needed: it becomes idle, or is dropped. */
   public synchronized void giveBack(ByteBuffer buffer) {
-    if (!closed && idle.size() < maxInFlight) {
+    if (!closed && idle.size() <= maxInFlight) {
       idle.addFirst(buffer);
     } else {
       live--;
