@@ -406,8 +406,8 @@ public final class ServerBench {
               try (OutputStream out = file.output()) {
                 for (long at = 0; at < fileSize; at += MIB) {
                   int offset = block(w, done + at);
-                  written.update(data, offset, MIB);
                   out.write(data, offset, MIB);
+                  written.update(data, offset, MIB); // after the copy, as the raw writers do
                 }
               }
               java.util.zip.CRC32C read = new java.util.zip.CRC32C();
