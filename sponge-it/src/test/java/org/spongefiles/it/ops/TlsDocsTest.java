@@ -130,6 +130,8 @@ class TlsDocsTest {
           }
         });
     task.set("sponge.tiers", "remote");
+    // The task's lease goes beside the node's pool, as mapred-site.xml's pool keys put it.
+    task.set("sponge.pool.dir", pool.toString());
     task.set("sponge.remote.servers", "localhost:" + port);
     task.set("sponge.auth.secret.file", secret.toString());
     try (SpongeTask spongeTask = SpongeTask.open(task, "attempt_tls_docs")) {
