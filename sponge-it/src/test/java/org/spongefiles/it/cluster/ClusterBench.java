@@ -35,7 +35,8 @@ import org.spongefiles.workloads.median.MedianReference;
  * {@code pig-mr} and {@code pig-tez} (Pig's queries over {@code pages} pages, {@link
  * ClusterWorkloads}); one BENCH line each. The servers' metrics every second and the rack's {@code
  * bin/sponge status} at each job's start go to the directory of {@value #SERIES_PROPERTY} ({@link
- * ClusterSeries}).
+ * ClusterSeries}); every job's time to the CSV of {@value #TIMES_PROPERTY}, with one table and one
+ * plot per workload over all the runs recorded there ({@link ClusterTimes}).
  */
 public final class ClusterBench {
   private static final long POOL_BYTES = 64L << 20;
@@ -43,6 +44,12 @@ public final class ClusterBench {
 
   /** Where the run's {@link ClusterSeries} goes (default {@code cluster-series}). */
   static final String SERIES_PROPERTY = "sponge.cluster.series";
+
+  /**
+   * The CSV every run appends its job times to ({@link ClusterTimes}; default {@code
+   * cluster-times.csv}); the table and the plots over all its runs go beside it.
+   */
+  static final String TIMES_PROPERTY = "sponge.cluster.times";
 
   private ClusterBench() {}
 
@@ -82,8 +89,12 @@ public final class ClusterBench {
               .withRack(1, POOL_BYTES, 3072)
               .withRack(2, POOL_BYTES, 3072)
               .withDisks(disk, DISK_BYTES, contended ? 3 : 0);
-      List<Long> stock = new ArrayList<>();
-      List<Long> ours = new ArrayList<>();
+      ClusterTimes record =
+          new ClusterTimes(
+              Path.of(System.getProperty(TIMES_PROPERTY, "cluster-times.csv")),
+              disk.label,
+              args[1]);
+      ClusterWorkloads.Times times = new ClusterWorkloads.Times(ClusterWorkloads.MEDIAN, record);
       ClusterJob last = null;
       List<String> others = new ArrayList<>();
       Path seriesDir = Path.of(System.getProperty(SERIES_PROPERTY, "cluster-series"));
@@ -101,7 +112,8 @@ public final class ClusterBench {
                     Long.parseLong(args[6]),
                     rounds,
                     work,
-                    series));
+                    series,
+                    record));
           }
         }
         for (int round = 0;
@@ -120,7 +132,7 @@ public final class ClusterBench {
                       + expected
                       + ")");
             }
-            (mode.equals(MedianClient.STOCK) ? stock : ours).add(job.elapsedMillis);
+            times.add(mode, job.elapsedMillis);
             if (mode.equals(MedianClient.OURS)) {
               last = job;
             }
@@ -129,20 +141,20 @@ public final class ClusterBench {
       }
       others.forEach(System.out::println);
       System.out.println("series of the servers' metrics and the rack's status: " + seriesDir);
+      System.out.println(
+          "every run's job times (cluster-times.md, cluster-<workload>.png beside it): "
+              + record.csv());
+      System.out.println(ClusterTimes.report(record.csv()));
       if (last == null) {
         return;
       }
-      long stockMs = median(stock);
-      long oursMs = median(ours);
       System.out.printf(
           Locale.ROOT,
-          "BENCH cluster-median-%s-%s ratio=%.3f stock_ms=%d ours_ms=%d numbers=%d rounds=%d"
+          "BENCH cluster-median-%s-%s %s numbers=%d rounds=%d"
               + " pool_bytes=%d remote_bytes=%d disk_bytes=%d remote_unavailable=%d%n",
           disk.label,
           args[1],
-          oursMs / (double) stockMs,
-          stockMs,
-          oursMs,
+          times,
           count,
           rounds,
           last.counter("SpongeFiles", "POOL_BYTES_WRITTEN"),
@@ -152,11 +164,5 @@ public final class ClusterBench {
     } finally {
       StaleResources.deleteTree(work);
     }
-  }
-
-  private static long median(List<Long> values) {
-    List<Long> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    return sorted.get(sorted.size() / 2);
   }
 }

@@ -59,7 +59,8 @@ final class ClusterPig {
       long pages,
       int rounds,
       Path work,
-      ClusterSeries series)
+      ClusterSeries series,
+      ClusterTimes record)
       throws IOException, InterruptedException {
     String workload = tez ? "pig-tez" : "pig-mr";
     Path local = work.resolve("pig-pages");
@@ -77,7 +78,7 @@ final class ClusterPig {
     if (tez) {
       conf += ":" + tezConf(cluster, work);
     }
-    ClusterWorkloads.Times times = new ClusterWorkloads.Times();
+    ClusterWorkloads.Times times = new ClusterWorkloads.Times(workload, record);
     Map<PigQuery, ClusterWorkloads.Times> perQuery = new LinkedHashMap<>();
     List<QueryRun> last = List.of();
     long stockBagFiles = 0;

@@ -26,7 +26,7 @@ final class ClusterWorkloads {
 
   /**
    * Runs {@code workload} (not the median job, which ClusterBench runs itself), each job a phase of
-   * {@code series}.
+   * {@code series} and a row of {@code record}.
    */
   static String run(
       String workload,
@@ -37,15 +37,16 @@ final class ClusterWorkloads {
       long pages,
       int rounds,
       Path work,
-      ClusterSeries series)
+      ClusterSeries series,
+      ClusterTimes record)
       throws IOException, InterruptedException {
     switch (workload) {
       case INDEX:
-        return index(cluster, disk, load, documents, rounds, work, series);
+        return index(cluster, disk, load, documents, rounds, work, series, record);
       case PIG_MR:
-        return ClusterPig.run(cluster, false, disk, load, pages, rounds, work, series);
+        return ClusterPig.run(cluster, false, disk, load, pages, rounds, work, series, record);
       case PIG_TEZ:
-        return ClusterPig.run(cluster, true, disk, load, pages, rounds, work, series);
+        return ClusterPig.run(cluster, true, disk, load, pages, rounds, work, series, record);
       default:
         throw new IllegalArgumentException("No workload " + workload + " (of " + ALL + ")");
     }
@@ -63,14 +64,15 @@ final class ClusterWorkloads {
       long documents,
       int rounds,
       Path work,
-      ClusterSeries series)
+      ClusterSeries series,
+      ClusterTimes record)
       throws IOException, InterruptedException {
     IndexInput input = new IndexInput(documents, 28);
     Path dir = work.resolve("index-input");
     input.write(dir, 8);
     String expected = IndexReference.output(input, INDEX_REDUCERS);
     double hottest = IndexReference.hottestShare(input, INDEX_REDUCERS);
-    Times times = new Times();
+    Times times = new Times(INDEX, record);
     ClusterJob last = null;
     for (int round = 0; round < rounds; round++) {
       for (String mode : List.of(MedianClient.STOCK, MedianClient.OURS)) {
@@ -145,36 +147,53 @@ final class ClusterWorkloads {
         job.counter("SpongeFiles", "REMOTE_UNAVAILABLE"));
   }
 
-  /** Job times per variant; prints the ratio of the medians, ours over stock. */
+  /**
+   * Job times per variant; prints the ratio of the medians, ours over stock. Each job is also
+   * recorded in {@link ClusterTimes} when one is given.
+   */
   static final class Times {
     private final List<Long> stock = new ArrayList<>();
     private final List<Long> ours = new ArrayList<>();
+    private final String workload;
+    private final ClusterTimes record;
 
-    void add(String mode, long millis) {
-      (mode.equals(MedianClient.STOCK) ? stock : ours).add(millis);
+    /** Times not recorded (a part of a workload's job, such as one Pig query). */
+    Times() {
+      this(null, null);
+    }
+
+    /** Times of {@code workload}'s jobs, each recorded in {@code record}. */
+    Times(String workload, ClusterTimes record) {
+      this.workload = workload;
+      this.record = record;
+    }
+
+    void add(String mode, long millis) throws IOException {
+      List<Long> times = mode.equals(MedianClient.STOCK) ? stock : ours;
+      times.add(millis);
+      if (record != null) {
+        record.record(workload, mode, times.size(), millis);
+      }
     }
 
     /** {@code ratio=<ours/stock>}, the medians' ratio alone. */
     String ratioField() {
-      return String.format(Locale.ROOT, "ratio=%.3f", median(ours) / (double) median(stock));
+      return String.format(
+          Locale.ROOT,
+          "ratio=%.3f",
+          ClusterTimes.median(ours) / (double) ClusterTimes.median(stock));
     }
 
     @Override
     public String toString() {
-      long stockMs = median(stock);
-      long oursMs = median(ours);
+      long stockMs = ClusterTimes.median(stock);
+      long oursMs = ClusterTimes.median(ours);
       return String.format(
           Locale.ROOT,
           "ratio=%.3f stock_ms=%d ours_ms=%d",
           oursMs / (double) stockMs,
           stockMs,
           oursMs);
-    }
-
-    private static long median(List<Long> values) {
-      List<Long> sorted = new ArrayList<>(values);
-      sorted.sort(null);
-      return sorted.get(sorted.size() / 2);
     }
   }
 }
