@@ -1,5 +1,6 @@
 package org.spongefiles.it.cluster;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,9 @@ import java.util.stream.Collectors;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Every job time of the cluster runs, kept across runs so that one table and one plot per workload
@@ -27,8 +30,11 @@ import org.knowm.xchart.style.lines.SeriesLines;
  * each round's time, the medians and their ratio, as the BENCH lines) and {@code
  * cluster-<workload>.png} (each round's job time, stock and ours, one pair of lines per disk-load).
  */
-final class ClusterTimes {
+public final class ClusterTimes {
   static final String HEADER = "run,workload,disk,load,mode,round,millis";
+  private static final Color[] COLORS = {
+    new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd)
+  };
 
   private final Path csv;
   private final String run = Instant.now().toString();
@@ -86,6 +92,7 @@ final class ClusterTimes {
               .yAxisTitle("job time, s")
               .build();
       chart.getStyler().setYAxisMin(0.0);
+      int colorIndex = 0;
       for (Map.Entry<String, Rounds> condition : workload.getValue().entrySet()) {
         Rounds rounds = condition.getValue();
         table.append(
@@ -98,10 +105,19 @@ final class ClusterTimes {
                 median(rounds.stock) / 1e3,
                 median(rounds.ours) / 1e3,
                 median(rounds.ours) / (double) median(rounds.stock)));
-        chart
-            .addSeries(condition.getKey() + " stock", xs(rounds.stock), ys(rounds.stock))
-            .setLineStyle(SeriesLines.DASH_DASH);
-        chart.addSeries(condition.getKey() + " ours", xs(rounds.ours), ys(rounds.ours));
+        // One colour per disk-load, so that its stock and ours lines read as a pair.
+        Color color = COLORS[colorIndex++ % COLORS.length];
+        XYSeries stock =
+            chart.addSeries(condition.getKey() + " stock", xs(rounds.stock), ys(rounds.stock));
+        stock.setLineStyle(SeriesLines.DASH_DASH);
+        stock.setMarker(SeriesMarkers.CIRCLE);
+        XYSeries ours =
+            chart.addSeries(condition.getKey() + " ours", xs(rounds.ours), ys(rounds.ours));
+        ours.setMarker(SeriesMarkers.DIAMOND);
+        for (XYSeries series : List.of(stock, ours)) {
+          series.setLineColor(color);
+          series.setMarkerColor(color);
+        }
       }
       BitmapEncoder.saveBitmap(
           chart,
@@ -110,6 +126,18 @@ final class ClusterTimes {
     }
     Files.writeString(dir.resolve("cluster-times.md"), table.toString(), StandardCharsets.UTF_8);
     return table.toString();
+  }
+
+  /**
+   * Redraws the table and the plots of a CSV ClusterBench wrote: {@code ClusterTimes <csv>}, for
+   * instance after copying the runs of two machines into one file.
+   */
+  public static void main(String[] args) throws IOException {
+    if (args.length != 1) {
+      System.err.println("usage: ClusterTimes <cluster-times.csv>");
+      System.exit(2);
+    }
+    System.out.println(report(Path.of(args[0])));
   }
 
   /** Workload, then disk-load, to the rounds of the latest run under that disk-load. */
