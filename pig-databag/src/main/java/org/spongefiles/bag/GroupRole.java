@@ -9,10 +9,11 @@ import org.spongefiles.bag.task.BagTask;
  * manager leaves it alone, as stock Pig never registers its internal bags with it; a COGROUP's bags
  * limit themselves to 1/n of the share (n learned from the bags made together, {@link Siblings}, on
  * MapReduce's {@code POPackage} and Tez's {@code POShuffleTezLoad} alike, both of which make a
- * key's bags before filling any) and Pig's memory manager may still spill them, as it may every bag
- * that is not left to itself. A bag found to be a group's while the one found before it in the same
- * task is still unread belongs with it to a COGROUP: one bag at a time is a GROUP's, read before
- * the next group's bag fills.
+ * key's bags before filling any) and {@link SpongeBag#spill()} still writes them, as it writes
+ * every bag that is not left to itself (Pig's memory manager does not call it on these: a bag Pig's
+ * packagers fill is not registered with it, see {@code SpongeBag.registerIfLarge}). A bag found to
+ * be a group's while the one found before it in the same task is still unread belongs with it to a
+ * COGROUP: one bag at a time is a GROUP's, read before the next group's bag fills.
  */
 final class GroupRole {
   private volatile boolean unread;

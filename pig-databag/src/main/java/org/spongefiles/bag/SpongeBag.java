@@ -10,6 +10,8 @@ import org.apache.pig.data.DataBag;
 import org.apache.pig.data.DefaultAbstractBag;
 import org.apache.pig.data.Tuple;
 import org.apache.pig.impl.util.SpillableMemoryManager;
+import org.spongefiles.bag.filler.PigFillers;
+import org.spongefiles.bag.filler.SelfSpill;
 import org.spongefiles.bag.run.Run;
 import org.spongefiles.bag.run.SpillRuns;
 import org.spongefiles.bag.task.BagTask;
@@ -161,13 +163,29 @@ public abstract class SpongeBag extends DefaultAbstractBag {
   /**
    * Registers the bag with Pig's memory manager once it holds an estimated {@code estimate} bytes
    * past {@link #REGISTER_BYTES}, as {@code markSpillableIfNecessary()} does, without asking for
-   * the estimate again under the lock. Called by the thread filling the bag.
+   * the estimate again under the lock, unless one of Pig's packagers fills it (a GROUP's, COGROUP's
+   * or JOIN's bag, {@link PigFillers#isGroup}) and it limits itself (a share of the heap: with
+   * {@code sponge.pig.bag.memory=0} Pig's memory manager is all that spills it): stock Pig never
+   * registers the internal bags those fill, and a registered bag costs the collector. The manager
+   * holds a weak reference to it, and once that reference is in the old generation a young
+   * collection keeps the bag and every tuple it holds alive, so that a group's bag Pig is done with
+   * is promoted and dies in the old generation (docs/results/pig-edge-skewed-join.txt). Called by
+   * the thread filling the bag: who fills it is looked up once, on its stack.
    */
   private void registerIfLarge(long estimate) {
     if (!registered && estimate >= REGISTER_BYTES) {
       registered = true;
-      SpillableMemoryManager.getInstance().registerSpillable(this);
+      if (task.memory().share() == 0 || !filledByPackager()) {
+        SpillableMemoryManager.getInstance().registerSpillable(this);
+      }
     }
+  }
+
+  /** Whether the calling thread fills the bag for one of Pig's packagers. */
+  private static boolean filledByPackager() {
+    return SelfSpill.filler()
+        .map(frame -> PigFillers.isGroup(PigFillers.sharersOf(frame.getClassName())))
+        .orElse(false);
   }
 
   /**
