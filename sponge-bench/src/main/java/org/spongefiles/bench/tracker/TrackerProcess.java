@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.spongefiles.bench.ProcStat;
 import org.spongefiles.tracker.TrackerMain;
 
 /** A memory tracker in a JVM of its own, logging as shipped, killed with SIGKILL or stopped. */
@@ -118,18 +119,14 @@ final class TrackerProcess implements Closeable {
         } catch (IOException gone) {
           continue; // the thread ended meanwhile
         }
-        // pid (comm) state ... : comm may hold spaces, so fields count from its closing parenthesis
-        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime + stime
-        kinds.merge(kind(name), ticks * NANOS_PER_TICK, Long::sum);
+        kinds.merge(
+            kind(ProcStat.name(stat)),
+            ProcStat.cpuTicks(stat) * ProcStat.NANOS_PER_TICK,
+            Long::sum);
       }
     }
     return kinds;
   }
-
-  /** Linux's USER_HZ, the unit of /proc's CPU times, is 100 on every architecture Java runs on. */
-  private static final long NANOS_PER_TICK = 10_000_000L;
 
   private static String kind(String thread) {
     if (thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler")) {

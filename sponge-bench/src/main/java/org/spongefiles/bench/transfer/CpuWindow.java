@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.spongefiles.bench.ProcStat;
 
 /**
  * The CPU that processes and their threads spend in a timed window, from Linux's {@code
@@ -23,7 +24,7 @@ import java.util.TreeMap;
  */
 final class CpuWindow implements AutoCloseable {
   private static final Path PROC = Path.of("/proc");
-  private static final double TICKS = 100.0; // USER_HZ on Linux
+  private static final double TICKS = ProcStat.TICKS_PER_SECOND;
 
   private final Map<String, Long> pids;
   private final Map<String, Long> processStart = new HashMap<>();
@@ -77,7 +78,9 @@ final class CpuWindow implements AutoCloseable {
       for (Path task : dir) {
         long tid = Long.parseLong(task.getFileName().toString());
         try {
-          into.put(tid, ticks(Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII)));
+          into.put(
+              tid,
+              ProcStat.cpuTicks(Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII)));
           synchronized (this) {
             if (!threadGroup.containsKey(tid)) {
               String name = Files.readString(task.resolve("comm"), StandardCharsets.US_ASCII);
@@ -93,15 +96,9 @@ final class CpuWindow implements AutoCloseable {
     }
   }
 
-  /** User plus system ticks of a {@code stat} line (fields 14 and 15, after the name). */
-  private static long ticks(String stat) {
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-  }
-
   private static long processTicks(long pid) {
     try {
-      return ticks(
+      return ProcStat.cpuTicks(
           Files.readString(
               PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.US_ASCII));
     } catch (IOException e) {
