@@ -23,6 +23,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.Processes;
@@ -332,6 +333,10 @@ final class ServerHandler extends RequestHandler {
       case RACK_RELAY:
         // A relay's forward of the leader's list for this server's rack; never answered.
         server.relayed(RelayedList.decode(body, peer));
+        break;
+      case REPORT:
+        // A rack peer's report to this server as its relay: carried to the leader, never answered.
+        server.carry(FreeReport.decode(body, peer), peer);
         break;
       case LIVENESS:
         reply(

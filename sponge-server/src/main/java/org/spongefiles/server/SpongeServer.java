@@ -42,6 +42,7 @@ import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.MetricsEndpoint;
@@ -363,6 +364,21 @@ public final class SpongeServer implements RunningDaemon {
     if (link != null) {
       link.relayed(list);
     }
+  }
+
+  /**
+   * A rack peer's report to this server as its relay: carried to the leader in the link's next
+   * batch.
+   *
+   * @throws WireException NOT_LEADER when this server carries no reports now (no link to a leader
+   *     that takes them); the peer then reports to the leader itself
+   */
+  void carry(FreeReport report, String peer) throws WireException {
+    LeaderLink link = leaderLink;
+    if (link == null) {
+      throw new WireException(ErrorCode.NOT_LEADER, peer, "this server follows no tracker");
+    }
+    link.carry(report, peer);
   }
 
   /**

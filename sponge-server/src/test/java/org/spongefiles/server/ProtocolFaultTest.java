@@ -204,16 +204,27 @@ class ProtocolFaultTest {
   }
 
   @Test
-  void aReportSentToAServerIsOutOfOrder() throws Exception {
+  void aReportToAServerThatCarriesNoneIsRefusedAndAMalformedOneClosed() throws Exception {
+    // A rack peer's report to its relay; this server follows no tracker, so it carries none.
     ByteBuffer body = new FreeReport("node-x:7071", 1024, 8, 8).encode();
-    byte[] frame = new byte[Frame.HEADER_SIZE + body.remaining()];
+    byte[] bytes = new byte[body.remaining()];
+    body.get(bytes);
+    try (RawClient raw = helloed()) {
+      raw.send(Opcode.REPORT, 0, 4, bytes);
+      RawClient.Received reply = raw.receive();
+      assertThat(reply.opcode).isEqualTo(Opcode.ERROR);
+      assertThat(reply.error().code()).isEqualTo(ErrorCode.NOT_LEADER);
+      assertThat(reply.error().reason()).contains("follows no tracker");
+    }
+    byte[] lying = new byte[Frame.HEADER_SIZE + bytes.length];
     System.arraycopy(
-        header(Frame.MAGIC, Frame.VERSION, Opcode.REPORT.code(), 0, body.remaining()),
+        header(Frame.MAGIC, Frame.VERSION, Opcode.REPORT.code(), 0, bytes.length),
         0,
-        frame,
+        lying,
         0,
         Frame.HEADER_SIZE);
-    body.get(frame, Frame.HEADER_SIZE, body.remaining());
-    expectClosedWith(frame, ErrorCode.OUT_OF_ORDER, "REPORT is not a request");
+    ByteBuffer.wrap(new FreeReport("node-x:7071", 1024, 8, 9).encode().array())
+        .get(lying, Frame.HEADER_SIZE, bytes.length);
+    expectClosedWith(lying, ErrorCode.MALFORMED_FRAME, "chunks 8, freeChunks 9");
   }
 }

@@ -32,6 +32,7 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
+import org.spongefiles.core.wire.FreeReports;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.MetricsEndpoint;
 import org.spongefiles.daemon.RunningDaemon;
@@ -270,6 +271,17 @@ public final class MemoryTracker implements RunningDaemon {
       throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
     }
     board.report(channel, report);
+  }
+
+  /**
+   * Takes a relay's batch of its rack's reports, arriving on the connection {@code relay} reports
+   * its own on; on the event loop. NOT_LEADER when this tracker does not lead.
+   */
+  void reports(Channel channel, String relay, FreeReports batch, String peer) throws WireException {
+    if (!leading || !latch.hasLeadership()) {
+      throw new WireException(ErrorCode.NOT_LEADER, peer, leaderEndpoint());
+    }
+    board.carried(channel, relay, batch, peer);
   }
 
   /**

@@ -16,21 +16,23 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.cluster.ServerRegistration;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
+import org.spongefiles.core.wire.FreeReports;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.daemon.netty.Responses;
 
 /**
  * The leader's picture of the cluster, built from the servers' own reports: each registered server
- * keeps a connection to the leader and sends a REPORT when its free space changed past a threshold
- * (at most once per {@code sponge.tracker.report.interval}) and as a keepalive. Each {@link #tick}
- * rebuilds only the racks a report changed and sends each such rack's list to the rack's {@value
- * #RELAYS} longest-reporting servers (RACK_RELAY), again at most once per report interval, and
- * every keepalive even when unchanged; those relays forward it to the rack's other servers. So the
- * leader's work per second grows with changes, not with servers (two writes per rack change, not
- * one per server of the rack), and a change reaches the rack's servers within two report intervals,
- * a tick and a relay's hop. A relay that goes leaves the rack at once; the next push goes to the
- * next two.
+ * keeps a connection to the leader and sends a REPORT on it when its free space changed past a
+ * threshold (at most once per {@code sponge.tracker.report.interval}) and as a keepalive, or sends
+ * it to its rack's relay, which hands the leader the rack's newest reports in one REPORTS batch per
+ * interval ({@link #carried}). Each {@link #tick} rebuilds only the racks a report changed and
+ * sends each such rack's list to the rack's {@value #RELAYS} longest-reporting servers
+ * (RACK_RELAY), at most once per three quarters of a report interval, and every keepalive even when
+ * unchanged; those relays forward it to the rack's other servers. So the leader's work per second
+ * grows with changes, not with servers: about one frame read per busy rack and interval (not one
+ * per change) and two written per rack change (not one per server of the rack). A relay that goes
+ * leaves the rack at once; the next push goes to the next two.
  *
  * <p>Not thread-safe: every method runs on the tracker's single event loop. Only {@link #view()} is
  * read from other threads.
@@ -46,7 +48,9 @@ final class ReportBoard {
 
   private final ServerDirectory directory;
   private final String leader;
-  private final long intervalNanos;
+  // A rack is pushed at most once per three quarters of an interval: its relay's batches, one per
+  // interval, are then pushed at the tick after they arrive (a tick is a quarter interval).
+  private final long pushGapNanos;
   private final long keepaliveNanos;
   private final TrackerMetrics metrics;
   private final Map<String, Reporter> reporters = new HashMap<>();
@@ -56,6 +60,7 @@ final class ReportBoard {
   private long startedNanos;
   private long silenceCheckedNanos;
   private long sequence; // of the last list sent, increasing across this tracker's terms
+  private long droppedLoggedNanos = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
 
   /** One server's connection and its last report. */
   private static final class Reporter {
@@ -93,7 +98,7 @@ final class ReportBoard {
       TrackerMetrics metrics) {
     this.directory = directory;
     this.leader = leader;
-    this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+    this.pushGapNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis) * 3 / 4;
     this.keepaliveNanos = TimeUnit.MILLISECONDS.toNanos(keepaliveMillis);
     this.metrics = metrics;
   }
@@ -111,9 +116,10 @@ final class ReportBoard {
     directoryChanged = true;
   }
 
-  /** Records a server's report arriving on {@code channel}. */
+  /** Records a server's own report arriving on {@code channel}. */
   void report(Channel channel, FreeReport report) {
     metrics.reports.inc();
+    metrics.reportFrames.labelValues("report").inc();
     Reporter reporter = reporters.get(report.endpoint);
     if (reporter == null || reporter.channel != channel) {
       if (reporter != null) {
@@ -128,6 +134,48 @@ final class ReportBoard {
       ServerRegistration registration = directory.servers().get(report.endpoint);
       move(reporter, registration == null ? null : rack(registration.rack()));
     }
+    take(reporter, report);
+  }
+
+  /**
+   * Records a relay's batch of its rack's reports, arriving on {@code channel}, the connection the
+   * relay's own reports come on. A report counts only for a server that reports to this leader on a
+   * connection of its own (its first report of a term is always its own) and is of the relay's
+   * rack; others are dropped, each such batch logged once a minute.
+   */
+  void carried(Channel channel, String relay, FreeReports batch, String peer) {
+    metrics.reportFrames.labelValues("batch").inc();
+    metrics.reports.inc(batch.reports.size());
+    Reporter carrier = reporters.get(relay);
+    int dropped = 0;
+    for (FreeReport report : batch.reports) {
+      Reporter reporter = reporters.get(report.endpoint);
+      if (carrier == null
+          || carrier.channel != channel
+          || carrier.rack == null
+          || reporter == null
+          || reporter.rack != carrier.rack) {
+        dropped++;
+      } else {
+        take(reporter, report);
+      }
+    }
+    if (dropped > 0) {
+      long now = System.nanoTime();
+      if (now - droppedLoggedNanos >= TimeUnit.MINUTES.toNanos(1)) {
+        droppedLoggedNanos = now;
+        LOG.info(
+            "Dropped {} of {} reports relayed by {} ({}): not of the relay's rack, or from servers"
+                + " not (yet) connected to this leader; they report again",
+            dropped,
+            batch.reports.size(),
+            relay.isEmpty() ? "a server that sent no report of its own" : relay,
+            peer);
+      }
+    }
+  }
+
+  private void take(Reporter reporter, FreeReport report) {
     FreeReport before = reporter.report;
     reporter.report = report;
     reporter.heardNanos = System.nanoTime();
@@ -189,7 +237,7 @@ final class ReportBoard {
     }
     boolean changed = false;
     for (Rack rack : racks.values()) {
-      boolean due = rack.dirty && now - rack.pushedNanos >= intervalNanos;
+      boolean due = rack.dirty && now - rack.pushedNanos >= pushGapNanos;
       if (!due && now - rack.pushedNanos < keepaliveNanos) {
         continue;
       }

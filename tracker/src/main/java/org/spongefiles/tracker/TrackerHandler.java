@@ -10,6 +10,7 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
+import org.spongefiles.core.wire.FreeReports;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.netty.FrameDecoder;
@@ -20,9 +21,10 @@ import org.spongefiles.daemon.netty.Responses;
 
 /**
  * One connection to a tracker: the same challenge and authentication as a sponge server, then
- * either a task's FREE_LIST requests or a sponge server's REPORTs (which get no answer; the leader
- * pushes RACK_LIST frames on the same connection instead). A tracker that is not the leader answers
- * NOT_LEADER with the leader's address; protocol faults close the connection.
+ * either a task's FREE_LIST requests or a sponge server's REPORTs, and a relay's REPORTS batches
+ * after its own first REPORT (none is answered; the leader pushes RACK_RELAY frames on the same
+ * connection instead). A tracker that is not the leader answers NOT_LEADER with the leader's
+ * address; protocol faults close the connection.
  */
 final class TrackerHandler extends RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerHandler.class);
@@ -32,6 +34,7 @@ final class TrackerHandler extends RequestHandler {
   private final TrackerMetrics metrics;
   private final long handshakeMillis;
   private String peer = "?";
+  private String reporter = ""; // the server whose own REPORTs come on this connection
   private boolean authenticated;
   private ScheduledFuture<?> handshakeDeadline;
 
@@ -80,7 +83,14 @@ final class TrackerHandler extends RequestHandler {
         return;
       }
       if (frame.opcode == Opcode.REPORT) {
-        tracker.report(ctx.channel(), FreeReport.decode(frame.payload.nioBuffer(), peer), peer);
+        FreeReport report = FreeReport.decode(frame.payload.nioBuffer(), peer);
+        tracker.report(ctx.channel(), report, peer);
+        reporter = report.endpoint;
+        return;
+      }
+      if (frame.opcode == Opcode.REPORTS) {
+        tracker.reports(
+            ctx.channel(), reporter, FreeReports.decode(frame.payload.nioBuffer(), peer), peer);
         return;
       }
       if (frame.opcode != Opcode.FREE_LIST) {

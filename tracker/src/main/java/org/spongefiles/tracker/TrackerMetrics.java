@@ -11,6 +11,7 @@ import org.spongefiles.daemon.netty.TlsGate;
 final class TrackerMetrics {
   final PrometheusRegistry registry = new PrometheusRegistry();
   final Counter reports;
+  final Counter reportFrames;
   final Counter pushes;
 
   /** Duration of the leader's last tick (joining reports, pushing lists); written on its loop. */
@@ -26,6 +27,16 @@ final class TrackerMetrics {
             .name("sponge_tracker_reports_total")
             .help("Free-space reports received from sponge servers as leader")
             .register(registry);
+    reportFrames =
+        Counter.builder()
+            .name("sponge_tracker_report_frames_total")
+            .help(
+                "Frames the reports came in as leader, by kind: a server's own (report) or a"
+                    + " relay's batch of its rack's (batch)")
+            .labelNames("kind")
+            .register(registry);
+    reportFrames.labelValues("report").inc(0);
+    reportFrames.labelValues("batch").inc(0);
     pushes =
         Counter.builder()
             .name("sponge_tracker_rack_pushes_total")

@@ -27,8 +27,8 @@ import org.spongefiles.server.tracking.LeaderLink;
  * The leader sends a rack's list to two of its servers and they forward it to the others, over the
  * servers' own authenticated data ports: every server of the rack answers with the whole rack, the
  * two relays took their lists from the leader and the others only from relays, a change on one
- * forwarded server reaches another within the shipped freshness, and when a relay goes the leader
- * picks another and changes still arrive.
+ * forwarded server goes to the leader through a relay's batch and reaches another within the
+ * shipped freshness, and when a relay goes the leader picks another and changes still arrive.
  */
 @Timeout(120)
 class RackRelayTest {
@@ -99,6 +99,16 @@ class RackRelayTest {
         assertThat(ms)
             .as("ms from a change on one forwarded server to another's answer")
             .isLessThan(1500);
+        // That change went to the leader through a relay, in a batch.
+        assertThat(forwarded.get(0).leaderLink().reportsViaRelay())
+            .as("reports %s sent through its relay", forwarded.get(0).endpoint())
+            .isPositive();
+        assertThat(relays.stream().mapToLong(r -> r.leaderLink().reportsCarried()).sum())
+            .as("rack peers' reports the relays carried")
+            .isPositive();
+        assertThat(forwarded)
+            .as("rack peers report to the first relay of their list, the same for all")
+            .allSatisfy(s -> assertThat(s.leaderLink().reportsCarried()).isZero());
 
         SpongeServer dead = relays.get(0);
         dead.close();

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.awaitility.Awaitility;
@@ -25,6 +26,7 @@ import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
+import org.spongefiles.core.wire.FreeReports;
 import org.spongefiles.core.wire.Hello;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.RelayedList;
@@ -33,8 +35,9 @@ import org.spongefiles.core.wire.WireException;
 /**
  * REPORT and RACK_RELAY on a real leader, byte by byte: a registered server's report comes back to
  * it in its rack's list, sent to it as the rack's relay with the leader's name and a sequence; a
- * malformed report closes the connection with MALFORMED_FRAME; a follower refuses reports with
- * NOT_LEADER naming the leader.
+ * malformed report closes the connection with MALFORMED_FRAME; a follower refuses reports and
+ * batches with NOT_LEADER naming the leader; a relay's batch counts only for its own rack's servers
+ * that report on a connection of their own.
  */
 @Timeout(60)
 class ReportFramesTest {
@@ -97,6 +100,78 @@ class ReportFramesTest {
         WireException error = server.error();
         assertThat(error.code()).isEqualTo(ErrorCode.NOT_LEADER);
         assertThat(error.reason()).isEqualTo(leader.endpoint());
+      }
+      try (Raw server = Raw.helloed(follower)) {
+        server.send(Opcode.REPORTS, new FreeReports(List.of()).encode());
+        WireException error = server.error();
+        assertThat(error.code()).isEqualTo(ErrorCode.NOT_LEADER);
+        assertThat(error.reason()).isEqualTo(leader.endpoint());
+      }
+    }
+  }
+
+  @Test
+  void aRelaysBatchCountsOnlyForItsRacksServersThatReportThemselves() throws Exception {
+    try (TestingServer zookeeper = new TestingServer();
+        ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString())) {
+      MemoryTracker leader = cluster.tracker("tracker-1", "100ms");
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(leader::isLeader);
+      ZooKeeperSettings zk =
+          ZooKeeperSettings.from(ConfigCheck.validate(cluster.base(), new ClusterOptions()));
+      CuratorFramework client = cluster.add(ZooKeeperClients.start(zk));
+      for (String[] server :
+          new String[][] {
+            {"relay:1", "/r9"}, {"peer:1", "/r9"}, {"quiet:1", "/r9"}, {"far:1", "/r8"}
+          }) {
+        cluster.add(
+            ServerRegistry.register(
+                client,
+                zk.layout(),
+                new ServerRegistration(ServerAddress.parse(server[0]), server[1], 8, 1024)));
+      }
+      try (Raw relay = Raw.helloed(leader);
+          Raw peer = Raw.helloed(leader);
+          Raw far = Raw.helloed(leader);
+          Raw stranger = Raw.helloed(leader)) {
+        relay.send(Opcode.REPORT, new FreeReport("relay:1", 1024, 8, 8).encode());
+        peer.send(Opcode.REPORT, new FreeReport("peer:1", 1024, 8, 8).encode());
+        far.send(Opcode.REPORT, new FreeReport("far:1", 1024, 8, 8).encode());
+        // A batch on a connection that sent no report of its own counts for nobody.
+        stranger.send(
+            Opcode.REPORTS,
+            new FreeReports(List.of(new FreeReport("peer:1", 1024, 8, 1))).encode());
+        Thread.sleep(300);
+        // Counted: the relay's own and its rack peer's. Dropped: another rack's server, and one
+        // that never reported on a connection of its own.
+        relay.send(
+            Opcode.REPORTS,
+            new FreeReports(
+                    List.of(
+                        new FreeReport("relay:1", 1024, 8, 6),
+                        new FreeReport("peer:1", 1024, 8, 3),
+                        new FreeReport("far:1", 1024, 8, 0),
+                        new FreeReport("quiet:1", 1024, 8, 2)))
+                .encode());
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(5))
+            .ignoreExceptionsInstanceOf(WireException.class)
+            .untilAsserted(
+                () ->
+                    assertThat(TrackerClient.freeList(leader.endpoint(), "/r9").servers)
+                        .extracting(e -> e.endpoint + " " + e.freeChunks)
+                        .containsExactlyInAnyOrder("relay:1 6", "peer:1 3"));
+        assertThat(TrackerClient.freeList(leader.endpoint(), "/r8").servers)
+            .extracting(e -> e.endpoint + " " + e.freeChunks)
+            .containsExactly("far:1 8");
+        assertThat(relay.receive().get(5))
+            .as("the relay's connection still gets its rack's lists after its batch")
+            .isEqualTo(Opcode.RACK_RELAY.code());
+
+        relay.send(Opcode.REPORTS, ByteBuffer.wrap(new byte[] {0, 0, 0, 1}));
+        WireException error = relay.error();
+        assertThat(error.code()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+        assertThat(error.reason()).contains("report count 1");
+        assertThat(relay.closedByPeer()).isTrue();
       }
     }
   }

@@ -3,6 +3,7 @@ package org.spongefiles.bench.tracker;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.Closeable;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,9 @@ import org.spongefiles.core.cluster.ZooKeeperLayout;
 import org.spongefiles.core.remote.ClientIdentity;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.RelayedList;
+import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.tracking.LeaderLink;
 import org.spongefiles.server.tracking.LeaderWatch;
 import org.spongefiles.server.tracking.LinkSettings;
@@ -26,8 +29,9 @@ import org.spongefiles.server.tracking.RelayTargets;
  * ZooKeeper, and a simulated pool (a free count); what talks to the tracker is the server's own
  * {@link LeaderLink}, one per server, all on a shared event loop and one election watch. A relay
  * forwards its rack's lists to the other simulated servers of the rack in process ({@link
- * InProcessRelay}), not over their data ports: a socket per rack peer would put the benchmark's JVM
- * past this machine's open-file limit (RackRelayTest runs the relays' sockets).
+ * InProcessRelay}), not over their data ports, and a peer's reports to its relay the same way: a
+ * socket per rack peer would put the benchmark's JVM past this machine's open-file limit
+ * (RackRelayTest runs the relays' sockets both ways).
  */
 final class SimServers implements Closeable {
   static final int PER_RACK = 40;
@@ -96,12 +100,31 @@ final class SimServers implements Closeable {
               },
               watch,
               group,
-              loop -> new InProcessRelay());
+              (loop, lost) -> new InProcessRelay());
     }
   }
 
-  /** A relay's forwarding, straight into the rack peers' links as their data port would hand it. */
+  /**
+   * A relay's forwarding, straight into the rack peers' links as their data port would hand it, and
+   * a peer's report straight into its relay's link.
+   */
   private final class InProcessRelay implements RelayTargets {
+    @Override
+    public boolean report(List<String> relays, FreeReport report) {
+      for (String relay : relays) {
+        Integer to = byEndpoint.get(relay);
+        if (to != null && !relay.equals(report.endpoint)) {
+          try {
+            links[to].carry(report, report.endpoint);
+            return true;
+          } catch (WireException notCarrying) {
+            // the next relay, or the leader itself
+          }
+        }
+      }
+      return false;
+    }
+
     @Override
     public void forward(RelayedList relayed, String self) {
       for (FreeList.Entry entry : relayed.list.servers) {

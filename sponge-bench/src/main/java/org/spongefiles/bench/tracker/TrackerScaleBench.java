@@ -43,6 +43,8 @@ public final class TrackerScaleBench {
   private static final int TASKS_PER_SERVER = Integer.getInteger("bench.tasks.per.server", 10);
   private static final double TIMEOUT_MS = 500;
   private static final double PERIOD_MS = 1000;
+  private static final String OWN_FRAMES = "sponge_tracker_report_frames_total{kind=\"report\"}";
+  private static final String BATCH_FRAMES = "sponge_tracker_report_frames_total{kind=\"batch\"}";
 
   public static void main(String[] args) throws Exception {
     BenchReport.machine();
@@ -102,6 +104,8 @@ public final class TrackerScaleBench {
         Scrape.value(Scrape.metrics(leader.metricsPort), "sponge_tracker_reports_total");
     double pushesBefore =
         Scrape.value(Scrape.metrics(leader.metricsPort), "sponge_tracker_rack_pushes_total");
+    double ownBefore = Scrape.value(Scrape.metrics(leader.metricsPort), OWN_FRAMES);
+    double batchesBefore = Scrape.value(Scrape.metrics(leader.metricsPort), BATCH_FRAMES);
     long questionsBefore = sessions.questions.get();
     long fallbacksBefore = sessions.fallbacks.get();
     sessions.record(8_000_000);
@@ -123,6 +127,8 @@ public final class TrackerScaleBench {
     String metrics = Scrape.metrics(leader.metricsPort);
     double reports = Scrape.value(metrics, "sponge_tracker_reports_total") - reportsBefore;
     double pushes = Scrape.value(metrics, "sponge_tracker_rack_pushes_total") - pushesBefore;
+    double batches = Scrape.value(metrics, BATCH_FRAMES) - batchesBefore;
+    double frames = Scrape.value(metrics, OWN_FRAMES) - ownBefore + batches;
     long questions = sessions.questions.get() - questionsBefore;
     long fallbacks = sessions.fallbacks.get() - fallbacksBefore;
     Arrays.sort(latencies);
@@ -130,8 +136,9 @@ public final class TrackerScaleBench {
     double p99 = percentile(latencies, 0.99) / 1e6;
     double max = latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6;
     BenchReport.info(
-        "%s: leader CPU %.2f s in %.1f s (cores by thread:%s); %.0f reports/s, %.0f rack pushes/s"
-            + " (each to two relays); tasks asked %.0f/s"
+        "%s: leader CPU %.2f s in %.1f s (cores by thread:%s); %.0f reports/s in %.0f frames/s"
+            + " (%.0f of them relays' batches), %.0f rack pushes/s (each to two relays); tasks"
+            + " asked %.0f/s"
             + " (%d refused by their server); free-list latency p50 %.3f ms, p99 %.3f ms, max %.1f"
             + " ms; staleness %s",
         tag,
@@ -139,6 +146,8 @@ public final class TrackerScaleBench {
         wall,
         kinds,
         reports / wall,
+        frames / wall,
+        batches / wall,
         pushes / wall,
         questions / wall,
         fallbacks,
@@ -151,11 +160,14 @@ public final class TrackerScaleBench {
         cpu / wall,
         String.format(
             Locale.ROOT,
-            "%s cpu_s=%.2f wall_s=%.1f reports_per_s=%.0f rack_pushes_per_s=%.0f%s",
+            "%s cpu_s=%.2f wall_s=%.1f reports_per_s=%.0f report_frames_per_s=%.0f"
+                + " batches_per_s=%.0f rack_pushes_per_s=%.0f%s",
             tag,
             cpu,
             wall,
             reports / wall,
+            frames / wall,
+            batches / wall,
             pushes / wall,
             kinds));
     BenchReport.bench(

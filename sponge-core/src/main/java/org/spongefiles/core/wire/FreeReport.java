@@ -26,12 +26,22 @@ public final class FreeReport {
   }
 
   public ByteBuffer encode() {
-    ByteBuffer out = ByteBuffer.allocate(Codec.stringSize(endpoint) + 12);
+    ByteBuffer out = ByteBuffer.allocate(size());
+    put(out);
+    return out.flip();
+  }
+
+  /** Bytes of this report's body. */
+  int size() {
+    return Codec.stringSize(endpoint) + 12;
+  }
+
+  /** Writes this report's body at {@code out}'s position. */
+  void put(ByteBuffer out) {
     Codec.putString(out, endpoint);
     out.putInt(chunkSize);
     out.putInt(chunks);
     out.putInt(freeChunks);
-    return out.flip();
   }
 
   /**
@@ -39,11 +49,17 @@ public final class FreeReport {
    *     long, or counts chunks below zero or more free than there are
    */
   public static FreeReport decode(ByteBuffer in, String peer) throws WireException {
+    FreeReport report = read(in, peer);
+    Codec.requireEnd(in, peer, "REPORT");
+    return report;
+  }
+
+  /** One report's body from {@code in}'s position, checked as {@link #decode} checks it. */
+  static FreeReport read(ByteBuffer in, String peer) throws WireException {
     String endpoint = Codec.getString(in, peer, "endpoint");
     int chunkSize = Codec.getInt(in, peer, "chunkSize");
     int chunks = Codec.getInt(in, peer, "chunks");
     int free = Codec.getInt(in, peer, "freeChunks");
-    Codec.requireEnd(in, peer, "REPORT");
     if (chunkSize <= 0 || chunks < 0 || free < 0 || free > chunks) {
       throw new WireException(
           ErrorCode.MALFORMED_FRAME,

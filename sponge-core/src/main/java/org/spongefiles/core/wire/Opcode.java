@@ -52,6 +52,13 @@ public enum Opcode {
    * to two servers per rack change instead of to every server of the rack. Never answered.
    */
   RACK_RELAY(26),
+  /**
+   * A relay's batch of its rack's reports ({@link FreeReports}) to the leading tracker, at most
+   * once per report interval: the rack's servers send their REPORTs to the relay's data port
+   * instead of to the leader, which reads one frame per rack and interval instead of one per
+   * change. Never answered.
+   */
+  REPORTS(27),
   /** A typed refusal or failure: error code and a sentence. */
   ERROR(127);
 

@@ -7,7 +7,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The frames of the push design: a server's REPORT, the leader's RACK_LIST and RACK_RELAY. */
+/**
+ * The frames of the push design: a server's REPORT, a relay's REPORTS, the leader's RACK_LIST and
+ * RACK_RELAY.
+ */
 class FreeReportTest {
 
   @Test
@@ -126,5 +129,50 @@ class FreeReportTest {
     assertThat(Opcode.fromCode((byte) 24)).isEqualTo(Opcode.REPORT);
     assertThat(Opcode.fromCode((byte) 25)).isEqualTo(Opcode.RACK_LIST);
     assertThat(Opcode.fromCode((byte) 26)).isEqualTo(Opcode.RACK_RELAY);
+    assertThat(Opcode.fromCode((byte) 27)).isEqualTo(Opcode.REPORTS);
+  }
+
+  @Test
+  void aBatchOfReportsRoundTripsInOrder() throws Exception {
+    FreeReports sent =
+        new FreeReports(
+            List.of(
+                new FreeReport("a:1", 1 << 20, 4096, 4000),
+                new FreeReport("bb:2", 1 << 20, 4096, 0),
+                new FreeReport("c:3", 1024, 8, 8)));
+    FreeReports got = FreeReports.decode(sent.encode(), "relay:1");
+    assertThat(got.reports)
+        .extracting(r -> r.toString())
+        .containsExactly(
+            "a:1: 4000 of 4096 chunks of 1048576 free",
+            "bb:2: 0 of 4096 chunks of 1048576 free",
+            "c:3: 8 of 8 chunks of 1024 free");
+    assertThat(FreeReports.decode(new FreeReports(List.of()).encode(), "relay:1").reports)
+        .isEmpty();
+  }
+
+  @Test
+  void aBadBatchNamesThePeerAndWhatIsWrong() {
+    ByteBuffer whole =
+        new FreeReports(
+                List.of(new FreeReport("a:1", 1024, 8, 8), new FreeReport("b:1", 1024, 8, 1)))
+            .encode();
+    ByteBuffer cut = whole.limit(whole.limit() - 1);
+    assertThatThrownBy(() -> FreeReports.decode(cut, "10.0.0.9:7071"))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("10.0.0.9:7071")
+        .hasMessageContaining("freeChunks");
+    ByteBuffer tooMany = ByteBuffer.allocate(8).putInt(1_000).putInt(0).flip();
+    assertThatThrownBy(() -> FreeReports.decode(tooMany, "10.0.0.9:7071"))
+        .isInstanceOf(WireException.class)
+        .hasMessageContaining("report count 1000");
+    ByteBuffer lying = new FreeReports(List.of(new FreeReport("a:1", 1024, 8, 9))).encode();
+    assertThatThrownBy(() -> FreeReports.decode(lying, "10.0.0.9:7071"))
+        .hasMessageContaining("chunks 8, freeChunks 9");
+    ByteBuffer body = new FreeReports(List.of(new FreeReport("a:1", 1024, 8, 8))).encode();
+    ByteBuffer longer = ByteBuffer.allocate(body.remaining() + 1).put(body).put((byte) 0).flip();
+    assertThatThrownBy(() -> FreeReports.decode(longer, "10.0.0.9:7071"))
+        .satisfies(
+            e -> assertThat(((WireException) e).code()).isEqualTo(ErrorCode.MALFORMED_FRAME));
   }
 }

@@ -7,14 +7,16 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.io.Closeable;
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spongefiles.core.cluster.RackOrder;
@@ -22,6 +24,7 @@ import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
+import org.spongefiles.core.wire.FreeReports;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
@@ -42,6 +45,16 @@ import org.spongefiles.daemon.netty.Responses;
  * that names this server also shows that the leader hears its reports, which keeps the link from
  * being taken for silent.
  *
+ * <p>Reports ride the relays too. A server that took its list from a relay sends its REPORTs to the
+ * first relay of that list it can reach ({@link RelayTargets#report}), as often as once a sample,
+ * and the relay hands the leader the newest report of each of its rack's servers in one REPORTS
+ * frame per report interval ({@link #carry}): the leader reads one frame per rack and interval
+ * instead of one per change. A server's first report to a leader is always its own, on its own
+ * connection, and so is every report while no relay can be reached; when the connection to the
+ * relay closes the next report is a full one. A leader that refuses a batch (one of the release
+ * before batches) gets none again from this server, which then refuses its peers' reports, so they
+ * report to the leader themselves.
+ *
  * <p>While the link is down (the leader died, a new one is being elected) the last list is still
  * answered, with its age, for three keepalives: tasks keep spilling to what they knew instead of
  * turning to the trackers all at once. Everything but {@link #answer} runs on one event loop.
@@ -60,11 +73,15 @@ public final class LeaderLink implements Closeable {
   private final Consumer<String> onLeader = this::leaderChanged;
   private final long intervalNanos;
   private final long keepaliveNanos;
+  private final long sampleNanos;
   private final int step;
   private final ScheduledFuture<?> sampler;
   private final AtomicLong reports = new AtomicLong();
   private final AtomicLong fromLeader = new AtomicLong();
   private final AtomicLong fromRelays = new AtomicLong();
+  private final AtomicLong viaRelay = new AtomicLong();
+  private final AtomicLong carried = new AtomicLong();
+  private final AtomicLong batches = new AtomicLong();
 
   // On the loop only:
   private String leader = "";
@@ -79,10 +96,16 @@ public final class LeaderLink implements Closeable {
   private long sequence = Long.MIN_VALUE; // of the list held, within the current leader's term
   private long takenNanos; // when it was taken
   private long relayedNanos; // when this server last forwarded a list; 0: it relays nothing now
+  private List<String> uplinks = List.of(); // the relays of the list last taken from a relay
+  private final Map<String, FreeReport> pending = new LinkedHashMap<>(); // peers' reports to carry
+  private long flushedNanos;
+  private Channel batchedOn; // the connection the last batch went on
+  private String refusesBatches = ""; // a leader that refused a batch
 
   // Read by the server's handlers:
   private volatile FreeList rackList;
   private volatile long lostAtMillis = System.currentTimeMillis();
+  private volatile boolean carrying; // linked to a leader that takes batches
 
   /**
    * Starts following the leader named by {@code watch}, on one loop of {@code group}.
@@ -91,30 +114,32 @@ public final class LeaderLink implements Closeable {
    */
   public LeaderLink(
       LinkSettings settings, PoolGauge pool, LeaderWatch watch, EventLoopGroup group) {
-    this(settings, pool, watch, group, loop -> new PeerRelay(settings, loop));
+    this(settings, pool, watch, group, (loop, lost) -> new PeerRelay(settings, loop, lost));
   }
 
   /**
-   * As above, forwarding the lists this server relays to {@code relay} (made on the link's loop)
-   * instead of to the peers' data ports.
+   * As above, forwarding the lists this server relays, and sending its reports to its relay,
+   * through {@code relay} (made on the link's loop, with what to run there when the connection a
+   * report went to a relay on closes) instead of over the peers' data ports.
    */
   public LeaderLink(
       LinkSettings settings,
       PoolGauge pool,
       LeaderWatch watch,
       EventLoopGroup group,
-      Function<EventLoop, RelayTargets> relay) {
+      BiFunction<EventLoop, Runnable, RelayTargets> relay) {
     this.settings = settings;
     this.pool = pool;
     this.watch = watch;
     this.loop = group.next();
     this.channels = new LinkChannels(settings, loop);
-    this.relay = relay.apply(loop);
+    this.relay = relay.apply(loop, this::uplinkLost);
     this.order = new RackOrder(settings.nearlyFull);
     this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.intervalMillis);
     this.keepaliveNanos = TimeUnit.MILLISECONDS.toNanos(settings.keepaliveMillis);
     this.step = Math.max(1, (int) Math.ceil(settings.threshold * pool.chunks()));
     long sample = Math.max(5, Math.min(100, settings.intervalMillis / 4));
+    this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sample);
     this.sampler = loop.scheduleWithFixedDelay(this::sample, sample, sample, TimeUnit.MILLISECONDS);
     watch.listen(onLeader);
   }
@@ -163,6 +188,49 @@ public final class LeaderLink implements Closeable {
   }
 
   /**
+   * This server's own reports sent through a relay since start (counted in {@link #reportsSent}).
+   */
+  public long reportsViaRelay() {
+    return viaRelay.get();
+  }
+
+  /** Rack peers' reports this server carried to the leader since start. */
+  public long reportsCarried() {
+    return carried.get();
+  }
+
+  /** REPORTS batches sent to the leader since start. */
+  public long batchesSent() {
+    return batches.get();
+  }
+
+  /**
+   * A rack peer's report, sent to this server as its relay: carried to the leader in the next batch
+   * (at most one per report interval), where it replaces any older report of the same server.
+   *
+   * @throws WireException NOT_LEADER when this server has no link to a leader that takes batches
+   *     now; the peer then reports to the leader itself
+   */
+  public void carry(FreeReport report, String peer) throws WireException {
+    if (!carrying) {
+      throw new WireException(
+          ErrorCode.NOT_LEADER,
+          peer,
+          "this server carries no reports now (no link to a leader that takes them)");
+    }
+    try {
+      loop.execute(
+          () -> {
+            if (carrying) {
+              pending.put(report.endpoint, report);
+            }
+          });
+    } catch (RejectedExecutionException closing) {
+      throw new WireException(ErrorCode.NOT_LEADER, peer, "this server is stopping");
+    }
+  }
+
+  /**
    * A rack list a relay forwarded to this server's data port; taken on the link's loop if it is the
    * current leader's, of this rack and newer than the one held (see {@link #take}).
    */
@@ -172,6 +240,7 @@ public final class LeaderLink implements Closeable {
           () -> {
             if (take(list)) {
               fromRelays.incrementAndGet();
+              uplinks = uplinks(list);
             }
           });
     } catch (RejectedExecutionException closing) {
@@ -204,6 +273,16 @@ public final class LeaderLink implements Closeable {
     return true;
   }
 
+  /**
+   * The relays this server's reports go to, first first: the relays of {@code list} listed before
+   * this server (none for the first relay, which carries its own; the first for the second relay;
+   * both for the others), so that a rack's reports meet in one batch.
+   */
+  private List<String> uplinks(RelayedList list) {
+    int self = list.relays.indexOf(settings.endpoint);
+    return self < 0 ? list.relays : list.relays.subList(0, self);
+  }
+
   private void leaderChanged(String now) {
     loop.execute(
         () -> {
@@ -213,6 +292,9 @@ public final class LeaderLink implements Closeable {
           leader = now;
           sequence = Long.MIN_VALUE;
           relayedNanos = 0;
+          uplinks = List.of();
+          pending.clear();
+          refusesBatches = "";
           relay.close();
           drop();
           retryAtNanos = 0;
@@ -248,22 +330,52 @@ public final class LeaderLink implements Closeable {
       return;
     }
     int free = pool.freeChunks();
-    if (due(free, now)) {
-      reported = new FreeReport(settings.endpoint, pool.chunkSize(), pool.chunks(), free);
+    boolean relayed = reported != null && !uplinks.isEmpty();
+    if (due(free, now, relayed ? sampleNanos : intervalNanos)) {
+      FreeReport report = new FreeReport(settings.endpoint, pool.chunkSize(), pool.chunks(), free);
+      if (relayed && relay.report(uplinks, report)) {
+        viaRelay.incrementAndGet();
+      } else if (!pending.isEmpty()) {
+        pending.put(report.endpoint, report); // rides the batch due within an interval
+      } else {
+        channel.writeAndFlush(
+            Responses.frame(
+                channel.alloc(), Opcode.REPORT, 0, 0, Unpooled.wrappedBuffer(report.encode())),
+            channel.voidPromise());
+      }
+      reported = report;
       reportedNanos = now;
       reports.incrementAndGet();
-      channel.writeAndFlush(
-          Responses.frame(
-              channel.alloc(), Opcode.REPORT, 0, 0, Unpooled.wrappedBuffer(reported.encode())),
-          channel.voidPromise());
+    }
+    if (!pending.isEmpty() && now - flushedNanos >= intervalNanos) {
+      flush(now);
     }
   }
 
-  private boolean due(int free, long now) {
+  private void flush(long now) {
+    FreeReports batch = new FreeReports(pending.values());
+    pending.clear();
+    flushedNanos = now;
+    batchedOn = channel;
+    int own = batch.reports.stream().anyMatch(r -> r.endpoint.equals(settings.endpoint)) ? 1 : 0;
+    carried.addAndGet(batch.reports.size() - own);
+    batches.incrementAndGet();
+    channel.writeAndFlush(
+        Responses.frame(
+            channel.alloc(), Opcode.REPORTS, 0, 0, Unpooled.wrappedBuffer(batch.encode())),
+        channel.voidPromise());
+  }
+
+  /** The connection a report went to a relay on closed: the next report is a full one. */
+  private void uplinkLost() {
+    reported = null;
+  }
+
+  private boolean due(int free, long now, long gapNanos) {
     if (reported == null) {
       return true;
     }
-    if (now - reportedNanos < intervalNanos) {
+    if (now - reportedNanos < gapNanos) {
       return false;
     }
     int before = reported.freeChunks;
@@ -282,7 +394,7 @@ public final class LeaderLink implements Closeable {
       warnOnce("The tracker election names '" + leader + "', not host:port: " + e.getMessage());
       return;
     }
-    ready = false;
+    ready(false);
     reported = null;
     heardNanos = System.nanoTime();
     Channel opened = channels.open(address, new Connection(leader));
@@ -293,7 +405,7 @@ public final class LeaderLink implements Closeable {
   private void closedLink(Channel gone) {
     if (channel == gone) {
       channel = null;
-      ready = false;
+      ready(false);
       lost();
     }
   }
@@ -308,10 +420,15 @@ public final class LeaderLink implements Closeable {
     if (channel != null) {
       Channel old = channel;
       channel = null;
-      ready = false;
+      ready(false);
       lost();
       old.close();
     }
+  }
+
+  private void ready(boolean now) {
+    ready = now;
+    carrying = now && !leader.equals(refusesBatches);
   }
 
   private void warnOnce(String message) {
@@ -330,7 +447,7 @@ public final class LeaderLink implements Closeable {
     @Override
     void authenticated(ChannelHandlerContext ctx) {
       if (ctx.channel() == channel) {
-        ready = true;
+        ready(true);
         heardNanos = System.nanoTime();
         sample(); // the full report, at once
       }
@@ -345,6 +462,7 @@ public final class LeaderLink implements Closeable {
             heardNanos = System.nanoTime();
             if (take(relayed)) {
               fromLeader.incrementAndGet();
+              uplinks = uplinks(relayed);
               if (relayed.relays.contains(settings.endpoint)) {
                 relay.forward(relayed, settings.endpoint);
                 relayedNanos = System.nanoTime();
@@ -375,6 +493,18 @@ public final class LeaderLink implements Closeable {
       if (reason instanceof WireException
           && ((WireException) reason).code() == ErrorCode.NOT_LEADER) {
         LOG.debug("Tracker {} is not the leader (yet); retrying", peer);
+      } else if (reason instanceof WireException && ctx.channel() == batchedOn) {
+        // A tracker of the release before batches does not know REPORTS: carry nothing to it.
+        refusesBatches = peer;
+        pending.clear();
+        retryAtNanos = 0;
+        warnOnce(
+            "Tracker "
+                + peer
+                + " refused the batch of rack peers' reports this server relays ("
+                + reason.getMessage()
+                + "); a tracker older than this server takes each server's own reports only, so"
+                + " this server's rack peers report to it themselves");
       } else if (reason instanceof WireException) {
         // An older tracker does not know REPORT: it polls this server instead. Try it rarely.
         retryAtNanos = System.nanoTime() + keepaliveNanos;

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -18,18 +19,21 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.Opcode;
 import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.netty.Responses;
 
 /**
- * A relay's connections to its rack peers' data ports, authenticated as this server (and under TLS
- * when the server uses it), opened on the first list to forward and kept while the peer is listed.
- * A peer still in its handshake gets only the newest list once it is in; a peer whose connection
- * failed before it was in is tried again after {@value #RETRY_SECONDS} s, the other relay and the
- * next lists covering it meanwhile; a peer that stops reading is skipped until it reads again (a
- * list replaces the one before, so nothing queues up). Everything runs on the link's event loop.
+ * A server's connections to its rack peers' data ports: as a relay, to the peers it forwards lists
+ * to; as a peer, to the relay its reports go to ({@link RelayUplink}). The relay's connections are
+ * authenticated as this server (and under TLS when the server uses it), opened on the first list to
+ * forward and kept while the peer is listed. A peer still in its handshake gets only the newest
+ * list once it is in; a peer whose connection failed before it was in is tried again after {@value
+ * #RETRY_SECONDS} s, the other relay and the next lists covering it meanwhile; a peer that stops
+ * reading is skipped until it reads again (a list replaces the one before, so nothing queues up).
+ * Everything runs on the link's event loop.
  */
 final class PeerRelay implements RelayTargets {
   private static final Logger LOG = LoggerFactory.getLogger(PeerRelay.class);
@@ -42,9 +46,21 @@ final class PeerRelay implements RelayTargets {
   private final Map<String, Long> retryAt = new HashMap<>();
   private final Set<String> warned = new HashSet<>();
 
-  PeerRelay(LinkSettings settings, EventLoop loop) {
+  private final RelayUplink uplink;
+
+  /**
+   * @param lost run on the loop when the connection this server's reports went to its relay on
+   *     closes
+   */
+  PeerRelay(LinkSettings settings, EventLoop loop, Runnable lost) {
     this.settings = settings;
     this.channels = new LinkChannels(settings, loop);
+    this.uplink = new RelayUplink(settings, loop, lost);
+  }
+
+  @Override
+  public boolean report(List<String> relays, FreeReport report) {
+    return uplink.report(relays, report);
   }
 
   @Override
@@ -126,6 +142,7 @@ final class PeerRelay implements RelayTargets {
 
   @Override
   public void close() {
+    uplink.close();
     for (Peer peer : peers.values()) {
       peer.close();
     }
