@@ -35,7 +35,8 @@ final class ServerMetrics {
     Opcode.FREE,
     Opcode.STATS,
     Opcode.LIVENESS,
-    Opcode.RACK_RELAY
+    Opcode.RACK_RELAY,
+    Opcode.REPORT
   };
 
   /** Direct memory of Netty's default allocator, the one the server's channels use. */

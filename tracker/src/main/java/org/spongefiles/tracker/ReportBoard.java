@@ -27,12 +27,15 @@ import org.spongefiles.daemon.netty.Responses;
  * threshold (at most once per {@code sponge.tracker.report.interval}) and as a keepalive, or sends
  * it to its rack's relay, which hands the leader the rack's newest reports in one REPORTS batch per
  * interval ({@link #carried}). Each {@link #tick} rebuilds only the racks a report changed and
- * sends each such rack's list to the rack's {@value #RELAYS} longest-reporting servers
- * (RACK_RELAY), at most once per three quarters of a report interval, and every keepalive even when
- * unchanged; those relays forward it to the rack's other servers. So the leader's work per second
- * grows with changes, not with servers: about one frame read per busy rack and interval (not one
- * per change) and two written per rack change (not one per server of the rack). A relay that goes
- * leaves the rack at once; the next push goes to the next two.
+ * sends each such rack's list (RACK_RELAY, naming the rack's {@value #RELAYS} longest-reporting
+ * servers as its relays) to the first relay, at most once per three quarters of a report interval
+ * and every keepalive even when unchanged, and to the second at most once a second ({@value
+ * #STANDBY_SECONDS} s, or every keepalive when shorter); the first forwards each list to every
+ * other server of the rack, the second too, and the second the lists it gets from the leader, so
+ * the rack keeps getting lists, if slower, when the first stops. So the leader's work per second
+ * grows with changes, not with servers: about one frame read and one written per busy rack and
+ * interval (not one read per change and one write per server of the rack). A relay that goes leaves
+ * the rack at once; the next push goes to the next two.
  *
  * <p>Not thread-safe: every method runs on the tracker's single event loop. Only {@link #view()} is
  * read from other threads.
@@ -46,12 +49,19 @@ final class ReportBoard {
   /** Servers per rack the leader sends the rack's list to; each forwards it to the others. */
   static final int RELAYS = 2;
 
+  /**
+   * The second relay gets the rack's list from the leader at least this often (or every keepalive
+   * when that is shorter), the first every push; the first forwards every push to the second too.
+   */
+  static final int STANDBY_SECONDS = 1;
+
   private final ServerDirectory directory;
   private final String leader;
   // A rack is pushed at most once per three quarters of an interval: its relay's batches, one per
   // interval, are then pushed at the tick after they arrive (a tick is a quarter interval).
   private final long pushGapNanos;
   private final long keepaliveNanos;
+  private final long standbyNanos;
   private final TrackerMetrics metrics;
   private final Map<String, Reporter> reporters = new HashMap<>();
   private final Map<String, Rack> racks = new HashMap<>();
@@ -80,6 +90,7 @@ final class ReportBoard {
     final Set<Reporter> members = new LinkedHashSet<>();
     boolean dirty = true;
     long pushedNanos;
+    long standbyPushedNanos; // when the second relay last got the list from the leader itself
     List<FreeList.Entry> list = List.of();
 
     Rack(String name) {
@@ -100,6 +111,7 @@ final class ReportBoard {
     this.leader = leader;
     this.pushGapNanos = TimeUnit.MILLISECONDS.toNanos(intervalMillis) * 3 / 4;
     this.keepaliveNanos = TimeUnit.MILLISECONDS.toNanos(keepaliveMillis);
+    this.standbyNanos = Math.min(keepaliveNanos, TimeUnit.SECONDS.toNanos(STANDBY_SECONDS));
     this.metrics = metrics;
   }
 
@@ -246,7 +258,7 @@ final class ReportBoard {
         rack.dirty = false;
         changed = true;
       }
-      push(rack, alloc);
+      push(rack, alloc, now);
       rack.pushedNanos = now;
     }
     if (changed || view == RackView.EMPTY || view.registered != registered.size()) {
@@ -283,7 +295,7 @@ final class ReportBoard {
     return entries;
   }
 
-  private void push(Rack rack, ByteBufAllocator alloc) {
+  private void push(Rack rack, ByteBufAllocator alloc, long now) {
     if (rack.members.isEmpty()) {
       return;
     }
@@ -295,6 +307,11 @@ final class ReportBoard {
       if (relays.size() == RELAYS) {
         break;
       }
+    }
+    if (relays.size() > 1 && now - rack.standbyPushedNanos < standbyNanos) {
+      relays.remove(1); // the first relay forwards it to the second
+    } else {
+      rack.standbyPushedNanos = now;
     }
     RelayedList relayed =
         new RelayedList(leader, ++sequence, endpoints, new FreeList(0, rack.name, rack.list));

@@ -129,9 +129,7 @@ final class SimServers implements Closeable {
     public void forward(RelayedList relayed, String self) {
       for (FreeList.Entry entry : relayed.list.servers) {
         Integer peer = byEndpoint.get(entry.endpoint);
-        if (peer != null
-            && !entry.endpoint.equals(self)
-            && !relayed.relays.contains(entry.endpoint)) {
+        if (peer != null && !entry.endpoint.equals(self)) {
           links[peer].relayed(relayed);
         }
       }

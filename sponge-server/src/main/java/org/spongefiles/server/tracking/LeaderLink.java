@@ -38,12 +38,12 @@ import org.spongefiles.daemon.netty.Responses;
  * ordered as the leader would order it. When the election changes ({@link LeaderWatch}) it connects
  * to the new leader at once and reports in full.
  *
- * <p>The leader sends each rack's list to two of the rack's servers, the relays (RACK_RELAY); a
- * relay takes it and forwards it to the rack's other servers ({@link RelayTargets}), whose data
- * port hands it here ({@link #relayed}). A list is taken only from the current leader, for this
- * server's rack, and newer than the one held (or the held one is two report intervals old). A list
- * that names this server also shows that the leader hears its reports, which keeps the link from
- * being taken for silent.
+ * <p>The leader names two of each rack's servers its relays and sends the rack's list (RACK_RELAY)
+ * to the first at every push, to the second about once a second; a relay takes it and forwards it
+ * to every other server of the rack ({@link RelayTargets}), whose data port hands it here ({@link
+ * #relayed}). A list is taken only from the current leader, for this server's rack, and newer than
+ * the one held (or the held one is two report intervals old). A list that names this server also
+ * shows that the leader hears its reports, which keeps the link from being taken for silent.
  *
  * <p>Reports ride the relays too. A server that took its list from a relay sends its REPORTs to the
  * first relay of that list it can reach ({@link RelayTargets#report}), as often as once a sample,
@@ -140,7 +140,8 @@ public final class LeaderLink implements Closeable {
     this.step = Math.max(1, (int) Math.ceil(settings.threshold * pool.chunks()));
     long sample = Math.max(5, Math.min(100, settings.intervalMillis / 4));
     this.sampleNanos = TimeUnit.MILLISECONDS.toNanos(sample);
-    this.sampler = loop.scheduleWithFixedDelay(this::sample, sample, sample, TimeUnit.MILLISECONDS);
+    this.sampler =
+        loop.scheduleWithFixedDelay(this::sampleOrWarn, sample, sample, TimeUnit.MILLISECONDS);
     watch.listen(onLeader);
   }
 
@@ -300,6 +301,15 @@ public final class LeaderLink implements Closeable {
           retryAtNanos = 0;
           sample();
         });
+  }
+
+  /** A failed sample is logged: thrown, it would end the schedule, and with it every report. */
+  private void sampleOrWarn() {
+    try {
+      sample();
+    } catch (RuntimeException e) {
+      LOG.warn("Sampling the pool for the tracker failed; the next sample retries", e);
+    }
   }
 
   private void sample() {

@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -67,8 +68,8 @@ final class PeerRelay implements RelayTargets {
   public void forward(RelayedList relayed, String self) {
     Set<String> targets = new HashSet<>();
     for (FreeList.Entry entry : relayed.list.servers) {
-      if (!entry.endpoint.equals(self) && !relayed.relays.contains(entry.endpoint)) {
-        targets.add(entry.endpoint);
+      if (!entry.endpoint.equals(self)) {
+        targets.add(entry.endpoint); // the other relay too: the leader sends it fewer lists
       }
     }
     for (Iterator<Map.Entry<String, Peer>> it = peers.entrySet().iterator(); it.hasNext(); ) {
@@ -143,11 +144,14 @@ final class PeerRelay implements RelayTargets {
   @Override
   public void close() {
     uplink.close();
-    for (Peer peer : peers.values()) {
-      peer.close();
-    }
+    // A channel closed on its own loop runs its close listener (gone) at once, which would change
+    // the map under the loop.
+    List<Peer> all = new ArrayList<>(peers.values());
     peers.clear();
     retryAt.clear();
+    for (Peer peer : all) {
+      peer.close();
+    }
   }
 
   /** One rack peer's connection. */

@@ -13,8 +13,8 @@ import org.spongefiles.core.wire.RelayedList;
  */
 public interface RelayTargets extends Closeable {
   /**
-   * Forwards {@code relayed} to every server of its list but {@code self} and the relays named in
-   * it, and lets go of servers no longer listed.
+   * Forwards {@code relayed} to every server of its list but {@code self} (the other relay too: the
+   * leader sends it a list only about once a second), and lets go of servers no longer listed.
    */
   void forward(RelayedList relayed, String self);
 
