@@ -31,12 +31,12 @@ import org.spongefiles.core.wire.WireException;
 import org.spongefiles.daemon.netty.Responses;
 
 /**
- * A sponge server's connection to the leading tracker. It samples the pool's free count every tenth
- * of a report interval and sends a REPORT when it changed past {@code
- * sponge.tracker.report.threshold} (at most once per report interval) or a keepalive is due; it
- * keeps the rack list the leader hands it and answers the node's tasks from it ({@link #answer}),
- * ordered as the leader would order it. When the election changes ({@link LeaderWatch}) it connects
- * to the new leader at once and reports in full.
+ * A sponge server's connection to the leading tracker. It samples the pool's free count every
+ * quarter of a report interval (at most every 100 ms) and sends a REPORT when it changed past
+ * {@code sponge.tracker.report.threshold} (at most once per report interval, or per sample when it
+ * goes to a relay) or a keepalive is due; it keeps the rack list the leader hands it and answers
+ * the node's tasks from it ({@link #answer}), ordered as the leader would order it. When the
+ * election changes ({@link LeaderWatch}) it connects to the new leader at once and reports in full.
  *
  * <p>The leader names two of each rack's servers its relays and sends the rack's list (RACK_RELAY)
  * to the first at every push, to the second about once a second; a relay takes it and forwards it
