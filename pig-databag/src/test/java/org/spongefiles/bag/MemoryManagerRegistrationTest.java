@@ -175,48 +175,58 @@ class MemoryManagerRegistrationTest {
     List<SpongeBag> made();
   }
 
-  private static final class GroupPackager extends Packager implements Made {
-    private static final long serialVersionUID = 1L;
-    private final transient BagFixture fixture;
-    private final transient List<SpongeBag> made = new ArrayList<>();
+  /** The fixture's bags a packager handed out. */
+  private static final class MadeBags {
+    private final BagFixture fixture;
+    final List<SpongeBag> made = new ArrayList<>();
 
-    GroupPackager(BagFixture fixture) {
+    MadeBags(BagFixture fixture) {
       this.fixture = fixture;
     }
 
-    @Override
-    public DataBag getBag() {
+    SpongeBag next() {
       SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
       made.add(bag);
       return bag;
     }
+  }
+
+  private static final class GroupPackager extends Packager implements Made {
+    private static final long serialVersionUID = 1L;
+    private final transient MadeBags bags;
+
+    GroupPackager(BagFixture fixture) {
+      this.bags = new MadeBags(fixture);
+    }
+
+    @Override
+    public DataBag getBag() {
+      return bags.next();
+    }
 
     @Override
     public List<SpongeBag> made() {
-      return made;
+      return bags.made;
     }
   }
 
   private static final class BagJoinPackager extends JoinPackager implements Made {
     private static final long serialVersionUID = 1L;
-    private final transient BagFixture fixture;
-    private final transient List<SpongeBag> made = new ArrayList<>();
+    private final transient MadeBags bags;
 
     BagJoinPackager(BagFixture fixture) {
       super(new Packager(), new POForEach(new OperatorKey("registration", 1)));
-      this.fixture = fixture;
+      this.bags = new MadeBags(fixture);
     }
 
     @Override
     public DataBag getBag() {
-      SpongeBag bag = (SpongeBag) fixture.factory.newDefaultBag();
-      made.add(bag);
-      return bag;
+      return bags.next();
     }
 
     @Override
     public List<SpongeBag> made() {
-      return made;
+      return bags.made;
     }
   }
 }
