@@ -64,6 +64,10 @@ class ClusterSmokeTest {
       Pattern.compile("(?m)^sponge_server_owned_chunks\\{owner=\"local\"\\} ([0-9.E]+)");
   private static final Pattern FREE_CHUNKS =
       Pattern.compile("(?m)^sponge_server_pool_free_chunks ([0-9.E]+)");
+  private static final Pattern PEER_REPORTS =
+      Pattern.compile("(?m)^sponge_server_requests_total\\{op=\"REPORT\"\\} ([0-9.E]+)");
+  private static final Pattern RELAYED_LISTS =
+      Pattern.compile("(?m)^sponge_server_requests_total\\{op=\"RACK_RELAY\"\\} ([0-9.E]+)");
 
   @TempDir Path work;
 
@@ -209,11 +213,17 @@ class ClusterSmokeTest {
       assertThat(racks).isEqualTo(expectedRacks);
 
       // The servers' own count of what they stored for remote clients: every remote byte of the
-      // job is on the reducers' rack neighbour, none anywhere else.
+      // job is on the reducers' rack neighbour, none anywhere else. Across the nodes' network, each
+      // rack's two servers forwarded lists to each other, and one carried the other's reports.
+      Map<String, Long> peerReports = new TreeMap<>();
       for (ClusterNode worker : cluster.workers()) {
         String metrics =
             cluster.fetch(
                 "http://" + worker.host + ":" + HadoopCluster.SERVER_METRICS_PORT + "/metrics");
+        peerReports.merge(worker.rackName(), count(PEER_REPORTS, metrics, worker), Long::sum);
+        assertThat(count(RELAYED_LISTS, metrics, worker))
+            .as("rack lists a relay forwarded to %s", worker)
+            .isPositive();
         Matcher written = WRITTEN_BYTES.matcher(metrics);
         assertThat(written.find()).as("written bytes in the metrics of %s", worker).isTrue();
         assertThat((long) Double.parseDouble(written.group(1)))
@@ -223,10 +233,20 @@ class ClusterSmokeTest {
                     ? ours.counter("SpongeFiles", "REMOTE_BYTES_WRITTEN")
                     : 0L);
       }
+      assertThat(peerReports)
+          .as("reports a rack's relay took from its neighbour, by rack")
+          .hasSize(expectedRacks.values().stream().collect(Collectors.toSet()).size())
+          .allSatisfy((rack, reports) -> assertThat(reports).as("%s", rack).isPositive());
     }
 
     // Nothing of the cluster is left: namespaces, /etc/netns entries, mounts, processes, files.
     ClusterLeftovers.assertNone(runDir, namespaces, tmpBefore);
+  }
+
+  private static long count(Pattern counter, String metrics, ClusterNode worker) {
+    Matcher matcher = counter.matcher(metrics);
+    assertThat(matcher.find()).as("%s in the metrics of %s", counter, worker).isTrue();
+    return (long) Double.parseDouble(matcher.group(1));
   }
 
   /**
