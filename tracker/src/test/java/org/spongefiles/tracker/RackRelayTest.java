@@ -1,6 +1,7 @@
 package org.spongefiles.tracker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.spongefiles.core.remote.RemoteConnection;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ClusterSecret;
 import org.spongefiles.core.wire.FreeList;
+import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
 import org.spongefiles.server.SpongeServer;
@@ -108,6 +110,15 @@ class RackRelayTest {
         assertThat(forwarded)
             .as("rack peers report to the first relay of their list, the same for all")
             .allSatisfy(s -> assertThat(s.leaderLink().reportsCarried()).isZero());
+        // A relay carries reports only of servers its rack list names.
+        for (SpongeServer relay : relays) {
+          assertThatThrownBy(
+                  () ->
+                      relay.leaderLink().carry(new FreeReport("forged:1", 1 << 16, 64, 64), "test"))
+              .isInstanceOf(WireException.class)
+              .hasMessageContaining("forged:1")
+              .hasMessageContaining("/r1");
+        }
 
         SpongeServer dead = relays.get(0);
         dead.close();

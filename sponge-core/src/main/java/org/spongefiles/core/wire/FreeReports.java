@@ -22,6 +22,29 @@ public final class FreeReports {
     this.reports = List.copyOf(reports);
   }
 
+  /**
+   * {@code reports} in batches whose bodies are each at most {@code maxBytes} (a report bigger than
+   * that alone still gets a batch of its own), in order.
+   */
+  public static List<FreeReports> inBatches(Collection<FreeReport> reports, int maxBytes) {
+    List<FreeReports> batches = new ArrayList<>();
+    List<FreeReport> batch = new ArrayList<>();
+    int size = 4;
+    for (FreeReport report : reports) {
+      if (!batch.isEmpty() && size + report.size() > maxBytes) {
+        batches.add(new FreeReports(batch));
+        batch = new ArrayList<>();
+        size = 4;
+      }
+      batch.add(report);
+      size += report.size();
+    }
+    if (!batch.isEmpty()) {
+      batches.add(new FreeReports(batch));
+    }
+    return batches;
+  }
+
   public ByteBuffer encode() {
     int size = 4;
     for (FreeReport report : reports) {

@@ -152,6 +152,27 @@ class FreeReportTest {
   }
 
   @Test
+  void manyReportsSplitIntoBatchesThatFitAFrame() throws Exception {
+    List<FreeReport> reports = new java.util.ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      reports.add(new FreeReport("node-" + i + ".rack-9.example.com:7071", 1 << 20, 4096, i));
+    }
+    List<FreeReports> batches = FreeReports.inBatches(reports, Frame.MAX_CONTROL_PAYLOAD);
+    assertThat(batches).hasSizeGreaterThan(1);
+    List<FreeReport> back = new java.util.ArrayList<>();
+    for (FreeReports batch : batches) {
+      ByteBuffer body = batch.encode();
+      assertThat(body.remaining()).isLessThanOrEqualTo(Frame.MAX_CONTROL_PAYLOAD);
+      back.addAll(FreeReports.decode(body, "relay:1").reports);
+    }
+    assertThat(back)
+        .extracting(r -> r.freeChunks)
+        .containsExactlyElementsOf(
+            reports.stream().map(r -> r.freeChunks).collect(java.util.stream.Collectors.toList()));
+    assertThat(FreeReports.inBatches(List.of(), Frame.MAX_CONTROL_PAYLOAD)).isEmpty();
+  }
+
+  @Test
   void aBadBatchNamesThePeerAndWhatIsWrong() {
     ByteBuffer whole =
         new FreeReports(

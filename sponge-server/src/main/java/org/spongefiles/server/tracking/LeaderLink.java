@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import org.spongefiles.core.cluster.RackOrder;
 import org.spongefiles.core.remote.ServerAddress;
 import org.spongefiles.core.wire.ErrorCode;
+import org.spongefiles.core.wire.Frame;
 import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.FreeReports;
@@ -45,12 +46,12 @@ import org.spongefiles.daemon.netty.Responses;
  * the one held (or the held one is two report intervals old). A list that names this server also
  * shows that the leader hears its reports, which keeps the link from being taken for silent.
  *
- * <p>Reports ride the relays too. A server that took its list from a relay sends its REPORTs to the
- * first relay of that list it can reach ({@link RelayTargets#report}), as often as once a sample,
- * and the relay hands the leader the newest report of each of its rack's servers in one REPORTS
- * frame per report interval ({@link #carry}): the leader reads one frame per rack and interval
- * instead of one per change. A server's first report to a leader is always its own, on its own
- * connection, and so is every report while no relay can be reached; when the connection to the
+ * <p>Reports ride the relays too. A server that took from a relay a list naming it sends its
+ * REPORTs to the first relay of that list it can reach ({@link RelayTargets#report}), as often as
+ * once a sample, and the relay hands the leader the newest report of each server its list names in
+ * one REPORTS frame per report interval ({@link #carry}): the leader reads one frame per rack and
+ * interval instead of one per change. A server's first report to a leader is always its own, on its
+ * own connection, and so is every report while no relay can be reached; when the connection to the
  * relay closes the next report is a full one. A leader that refuses a batch (one of the release
  * before batches) gets none again from this server, which then refuses its peers' reports, so they
  * report to the leader themselves.
@@ -210,7 +211,8 @@ public final class LeaderLink implements Closeable {
    * (at most one per report interval), where it replaces any older report of the same server.
    *
    * @throws WireException NOT_LEADER when this server has no link to a leader that takes batches
-   *     now; the peer then reports to the leader itself
+   *     now, or its rack list does not name the report's server; the peer then reports to the
+   *     leader itself
    */
   public void carry(FreeReport report, String peer) throws WireException {
     if (!carrying) {
@@ -218,6 +220,18 @@ public final class LeaderLink implements Closeable {
           ErrorCode.NOT_LEADER,
           peer,
           "this server carries no reports now (no link to a leader that takes them)");
+    }
+    FreeList list = rackList;
+    if (list == null || !list.servers.stream().anyMatch(e -> e.endpoint.equals(report.endpoint))) {
+      // Only the rack's listed servers: what waits for a batch stays as small as the rack.
+      throw new WireException(
+          ErrorCode.NOT_LEADER,
+          peer,
+          "a report of "
+              + report.endpoint
+              + ", which this server's list of rack "
+              + settings.rack
+              + " does not name; it reports to the leader itself");
     }
     try {
       loop.execute(
@@ -241,7 +255,7 @@ public final class LeaderLink implements Closeable {
           () -> {
             if (take(list)) {
               fromRelays.incrementAndGet();
-              uplinks = uplinks(list);
+              uplinks = list.lists(settings.endpoint) ? uplinks(list) : List.of();
             }
           });
     } catch (RejectedExecutionException closing) {
@@ -363,17 +377,19 @@ public final class LeaderLink implements Closeable {
   }
 
   private void flush(long now) {
-    FreeReports batch = new FreeReports(pending.values());
+    int own = pending.containsKey(settings.endpoint) ? 1 : 0;
+    carried.addAndGet(pending.size() - own);
+    List<FreeReports> frames = FreeReports.inBatches(pending.values(), Frame.MAX_CONTROL_PAYLOAD);
     pending.clear();
     flushedNanos = now;
     batchedOn = channel;
-    int own = batch.reports.stream().anyMatch(r -> r.endpoint.equals(settings.endpoint)) ? 1 : 0;
-    carried.addAndGet(batch.reports.size() - own);
-    batches.incrementAndGet();
-    channel.writeAndFlush(
-        Responses.frame(
-            channel.alloc(), Opcode.REPORTS, 0, 0, Unpooled.wrappedBuffer(batch.encode())),
-        channel.voidPromise());
+    for (FreeReports batch : frames) {
+      batches.incrementAndGet();
+      channel.writeAndFlush(
+          Responses.frame(
+              channel.alloc(), Opcode.REPORTS, 0, 0, Unpooled.wrappedBuffer(batch.encode())),
+          channel.voidPromise());
+    }
   }
 
   /** The connection a report went to a relay on closed: the next report is a full one. */
