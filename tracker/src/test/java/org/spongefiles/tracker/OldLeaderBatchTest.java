@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,10 +53,12 @@ import org.spongefiles.daemon.netty.Responses;
 import org.spongefiles.server.SpongeServer;
 
 /**
- * Real sponge servers under a leader of the release before batches (relays, but no REPORTS): it
- * refuses a relay's batch as an unknown opcode and closes the connection, as that release's decoder
- * does. Each server sends it at most one batch, and a change on a rack peer still reaches it, as
- * the peer's own report, within seconds.
+ * Real sponge servers under a stand-in leader. One of the release before batches (relays, but no
+ * REPORTS) refuses a relay's batch as an unknown opcode and closes the connection, as that
+ * release's decoder does: each server sends it at most one batch, and a change on a rack peer still
+ * reaches it, as the peer's own report, within seconds. One that takes batches and drops a relay's
+ * connection gets the relay's own report first on the new one (a batch first would count for
+ * nobody: the leader knows a connection's servers by their own reports).
  */
 @Timeout(60)
 class OldLeaderBatchTest {
@@ -64,7 +67,7 @@ class OldLeaderBatchTest {
   void aLeaderThatRefusesBatchesGetsAtMostOnePerServerAndThePeersOwnReports() throws Exception {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString());
-        RelayEraLeader leader = new RelayEraLeader()) {
+        StandInLeader leader = new StandInLeader(false)) {
       ZooKeeperSettings zk =
           ZooKeeperSettings.from(ConfigCheck.validate(cluster.base(), new ClusterOptions()));
       CuratorFramework client = cluster.add(ZooKeeperClients.start(zk));
@@ -106,23 +109,64 @@ class OldLeaderBatchTest {
     }
   }
 
+  @Test
+  void aRelayReconnectingToTheSameLeaderSendsItsOwnReportFirst() throws Exception {
+    try (TestingServer zookeeper = new TestingServer();
+        ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString());
+        StandInLeader leader = new StandInLeader(true)) {
+      ZooKeeperSettings zk =
+          ZooKeeperSettings.from(ConfigCheck.validate(cluster.base(), new ClusterOptions()));
+      CuratorFramework client = cluster.add(ZooKeeperClients.start(zk));
+      LeaderLatch latch =
+          cluster.add(new LeaderLatch(client, zk.layout().leaderLatch(), leader.endpoint));
+      latch.start();
+      latch.await(10, TimeUnit.SECONDS);
+      for (String node : List.of("re-a", "re-b", "re-c", "re-d")) {
+        Configuration conf = cluster.serverConf(node, "/r1", 32);
+        // The shipped interval, so a relay nearly always holds peers' reports for its next batch.
+        conf.unset("sponge.tracker.report.interval");
+        conf.set("sponge.tracker.report.keepalive", "100ms");
+        cluster.add(SpongeServer.start(conf));
+      }
+      for (int round = 0; round < 3; round++) {
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(15))
+            .until(() -> !leader.batchSenders().isEmpty());
+        String relay = leader.batchSenders().iterator().next();
+        int connections = leader.firstFrames.size();
+        leader.closeConnectionOf(relay);
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> leader.firstFrames.size() > connections);
+        assertThat(leader.firstFrames)
+            .as("the first frame of every connection, after %s reconnected", relay)
+            .containsOnly(Opcode.REPORT);
+      }
+    }
+  }
+
   /**
    * The leader of the release before batches, as far as servers see it: it takes each server's own
    * REPORT on its connection and pushes its rack's list to the rack's first two servers every 100
-   * ms; a REPORTS frame is an unknown opcode to it, refused and closed.
+   * ms; a REPORTS frame is an unknown opcode to it, refused and closed. Or, when it takes batches,
+   * a leader of this release as far as a relay's connection goes: it notes who sent batches.
    */
-  private static final class RelayEraLeader implements Closeable {
-    private static final Logger LOG = LoggerFactory.getLogger(RelayEraLeader.class);
+  private static final class StandInLeader implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(StandInLeader.class);
 
     final String endpoint;
     final AtomicInteger refusedBatches = new AtomicInteger();
+    final List<Opcode> firstFrames = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final boolean takesBatches;
+    private final Set<String> batchSenders = ConcurrentHashMap.newKeySet();
     private final NioEventLoopGroup group = new NioEventLoopGroup(1);
     private final Map<String, Channel> reporters = new LinkedHashMap<>(); // on the loop
     private final Map<String, Integer> free = new ConcurrentHashMap<>();
     private final Map<String, FreeReport> reports = new LinkedHashMap<>(); // on the loop
     private long sequence;
 
-    RelayEraLeader() {
+    StandInLeader(boolean takesBatches) {
+      this.takesBatches = takesBatches;
       Channel server =
           new ServerBootstrap()
               .group(group)
@@ -145,6 +189,17 @@ class OldLeaderBatchTest {
 
     Integer lastFree(String server) {
       return free.get(server);
+    }
+
+    /** Servers whose connection carried a batch (after their own report). */
+    Set<String> batchSenders() {
+      return batchSenders;
+    }
+
+    /** Closes the connection {@code server} reports on, as a network fault would. */
+    void closeConnectionOf(String server) throws Exception {
+      group.submit(() -> reporters.get(server).close()).get(5, TimeUnit.SECONDS);
+      batchSenders.remove(server);
     }
 
     private void push() {
@@ -178,6 +233,8 @@ class OldLeaderBatchTest {
     private final class Connection extends RequestHandler {
       private final Handshake handshake = new Handshake(null);
       private boolean authenticated;
+      private boolean seen; // a frame after HELLO
+      private String reporter = "";
       private String peer = "?";
 
       Connection() {
@@ -198,8 +255,19 @@ class OldLeaderBatchTest {
           authenticated = true;
           return;
         }
+        if (!seen) {
+          seen = true;
+          firstFrames.add(frame.opcode);
+        }
+        if (frame.opcode == Opcode.REPORTS && takesBatches) {
+          if (!reporter.isEmpty()) {
+            batchSenders.add(reporter);
+          }
+          return;
+        }
         if (frame.opcode == Opcode.REPORT) {
           FreeReport report = FreeReport.decode(frame.payload.nioBuffer(), peer);
+          reporter = report.endpoint;
           Channel channel = ctx.channel();
           reporters.put(report.endpoint, channel);
           reports.put(report.endpoint, report);

@@ -354,12 +354,15 @@ public final class LeaderLink implements Closeable {
       return;
     }
     int free = pool.freeChunks();
-    boolean relayed = reported != null && !uplinks.isEmpty();
+    // A connection's first report is the server's own, on it: the leader counts a batch only for
+    // servers it knows, the relay among them.
+    boolean first = reported == null;
+    boolean relayed = !first && !uplinks.isEmpty();
     if (due(free, now, relayed ? sampleNanos : intervalNanos)) {
       FreeReport report = new FreeReport(settings.endpoint, pool.chunkSize(), pool.chunks(), free);
       if (relayed && relay.report(uplinks, report)) {
         viaRelay.incrementAndGet();
-      } else if (!pending.isEmpty()) {
+      } else if (!first && !pending.isEmpty()) {
         pending.put(report.endpoint, report); // rides the batch due within an interval
       } else {
         channel.writeAndFlush(
