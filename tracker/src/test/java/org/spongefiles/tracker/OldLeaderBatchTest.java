@@ -68,13 +68,7 @@ class OldLeaderBatchTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString());
         StandInLeader leader = new StandInLeader(false)) {
-      ZooKeeperSettings zk =
-          ZooKeeperSettings.from(ConfigCheck.validate(cluster.base(), new ClusterOptions()));
-      CuratorFramework client = cluster.add(ZooKeeperClients.start(zk));
-      LeaderLatch latch =
-          cluster.add(new LeaderLatch(client, zk.layout().leaderLatch(), leader.endpoint));
-      latch.start();
-      latch.await(10, TimeUnit.SECONDS);
+      elect(cluster, leader);
 
       List<SpongeServer> rack = new ArrayList<>();
       for (String node : List.of("old-a", "old-b", "old-c")) {
@@ -114,13 +108,7 @@ class OldLeaderBatchTest {
     try (TestingServer zookeeper = new TestingServer();
         ClusterFixture cluster = new ClusterFixture(zookeeper.getConnectString());
         StandInLeader leader = new StandInLeader(true)) {
-      ZooKeeperSettings zk =
-          ZooKeeperSettings.from(ConfigCheck.validate(cluster.base(), new ClusterOptions()));
-      CuratorFramework client = cluster.add(ZooKeeperClients.start(zk));
-      LeaderLatch latch =
-          cluster.add(new LeaderLatch(client, zk.layout().leaderLatch(), leader.endpoint));
-      latch.start();
-      latch.await(10, TimeUnit.SECONDS);
+      elect(cluster, leader);
       for (String node : List.of("re-a", "re-b", "re-c", "re-d")) {
         Configuration conf = cluster.serverConf(node, "/r1", 32);
         // The shipped interval, so a relay nearly always holds peers' reports for its next batch.
@@ -143,6 +131,17 @@ class OldLeaderBatchTest {
             .containsOnly(Opcode.REPORT);
       }
     }
+  }
+
+  /** Puts {@code leader} first in the trackers' election, as the servers read it. */
+  private static void elect(ClusterFixture cluster, StandInLeader leader) throws Exception {
+    ZooKeeperSettings zk =
+        ZooKeeperSettings.from(ConfigCheck.validate(cluster.base(), new ClusterOptions()));
+    CuratorFramework client = cluster.add(ZooKeeperClients.start(zk));
+    LeaderLatch latch =
+        cluster.add(new LeaderLatch(client, zk.layout().leaderLatch(), leader.endpoint));
+    latch.start();
+    assertThat(latch.await(10, TimeUnit.SECONDS)).as("the stand-in leads").isTrue();
   }
 
   /**
