@@ -17,6 +17,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.conf.Configuration;
 import org.spongefiles.bench.OneSpill;
@@ -45,7 +46,8 @@ import org.spongefiles.workloads.BenchReport;
  * the servers' compiled event-loop code, profiled without them, was deoptimized and compiled again
  * inside the timed window. The timed run is one task (one raw connection) per writer. The load
  * run's CPU is reported per process and thread group ({@code cpu:} lines, from {@code /proc}), with
- * the servers' requests per chunk.
+ * the servers' requests per chunk and how long the writers waited on their files' writes and reads
+ * (the tasks' blocked times, summed).
  *
  * <p>Every 1 MiB round also spills to a second server with TLS on ({@code sponge.tls.enabled},
  * certificates made with keytool at start), alternating with the plaintext one in the same loop, so
@@ -56,7 +58,10 @@ import org.spongefiles.workloads.BenchReport;
  * bench.load.gib} (2; 0 skips the load run), {@code bench.load.warmup.files} (12), {@code
  * bench.tls} (true; false leaves the TLS server and its rows out, so that the plaintext rows
  * compare with a build that had no TLS: the TLS spills between them cost the plaintext ones some
- * time of their own).
+ * time of their own); {@code bench.task.<key>} sets {@code <key>} in the benchmark tasks'
+ * configuration (e.g. {@code -Dbench.task.sponge.write.buffers=1}, to compare task settings in the
+ * same build); {@code bench.child.jvm} adds options to every child JVM, the servers' included (e.g.
+ * {@code -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit} for a perf profile).
  */
 public final class ServerBench {
   private static final int MIB = 1 << 20;
@@ -65,12 +70,15 @@ public final class ServerBench {
   private final int warmup = Integer.getInteger("bench.warmup", 1_000);
   private final int loadGib = Integer.getInteger("bench.load.gib", 2);
   private final int loadWarmupFiles = Integer.getInteger("bench.load.warmup.files", 12);
+  private final LongAdder blockedWrite = new LongAdder();
+  private final LongAdder blockedRead = new LongAdder();
   private final boolean tls = Boolean.parseBoolean(System.getProperty("bench.tls", "true"));
   private final byte[] source = new byte[MIB];
   private final byte[] target = new byte[MIB];
   private final List<Path> dirs = new ArrayList<>();
   private final List<Process> children = new ArrayList<>();
   private TestCertificates ca;
+  private Path taskPoolDir;
 
   private ServerBench() {
     new SplittableRandom(42).nextBytes(source);
@@ -355,9 +363,14 @@ public final class ServerBench {
                 "server-b",
                 children.get(firstChild + 1).pid()));
     long start = System.nanoTime();
+    blockedWrite.reset();
+    blockedRead.reset();
     long verified = spongeLoad(writers, perWriter, fileSize, perWriter, endpoints, tls, data);
     double seconds = (System.nanoTime() - start) / 1e9;
     cpuReport("ours", cpu);
+    BenchReport.info(
+        "%s: the writers waited %.1f s on their files' writes and %.1f s on their reads (summed)",
+        measure, blockedWrite.sum() / 1e9, blockedRead.sum() / 1e9);
     Map<String, Double> requestsAfter = requests(metricsPorts);
     long chunks = 2 * writers * perWriter / MIB; // each 1 MiB chunk written once and read once
     StringBuilder perChunk = new StringBuilder();
@@ -502,6 +515,8 @@ public final class ServerBench {
                 }
                 file.delete();
               }
+              blockedWrite.add(task.stats().blockedWriteNanos());
+              blockedRead.add(task.stats().blockedReadNanos());
             }
           }
           return bytes;
@@ -617,10 +632,20 @@ public final class ServerBench {
   }
 
   private Configuration clientConf(String servers) {
+    if (taskPoolDir == null) {
+      taskPoolDir = tempDir("serverbench-tasks");
+    }
     Configuration conf = new Configuration(false);
     conf.set("sponge.tiers", "remote");
     conf.set("sponge.remote.servers", servers);
     conf.set("sponge.node.id", "bench-client");
+    // The tasks' process lease goes there, and is deleted with it (not left in /dev/shm).
+    conf.set("sponge.pool.dir", taskPoolDir.toString());
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith("bench.task.")) {
+        conf.set(name.substring("bench.task.".length()), System.getProperty(name));
+      }
+    }
     return conf;
   }
 
@@ -630,6 +655,10 @@ public final class ServerBench {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(jvmArgs));
+    String extra = System.getProperty("bench.child.jvm", "");
+    if (!extra.isBlank()) {
+      command.addAll(List.of(extra.trim().split(" +")));
+    }
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());
