@@ -3,6 +3,7 @@ package org.spongefiles.server;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -10,6 +11,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Opcode;
+import org.spongefiles.server.tracking.LeaderLink;
 
 /**
  * The server's Prometheus metrics, in a registry of its own. Every counter and every label value is
@@ -26,6 +28,7 @@ final class ServerMetrics {
   final Counter authFailures;
   final Counter refusedPeers;
   final TaskNames taskNames = new TaskNames();
+  private volatile LeaderLink tracking; // null while the server follows no tracker
 
   /** The requests a server serves. */
   static final Opcode[] REQUESTS = {
@@ -147,6 +150,69 @@ final class ServerMetrics {
         .name("sponge_server_pool_chunk_bytes")
         .help("Size of one chunk")
         .callback(callback -> callback.call(pool.chunkSize()))
+        .register(registry);
+    registerTracking();
+  }
+
+  /** From now on, the tracking metrics are {@code link}'s (before, they read 0). */
+  void follow(LeaderLink link) {
+    tracking = link;
+  }
+
+  /**
+   * The server's side of the memory tracker: its link to the leader and, as a relay, its rack's.
+   */
+  private void registerTracking() {
+    GaugeWithCallback.builder()
+        .name("sponge_server_tracker_linked")
+        .help("1 while this server holds a rack list from the leading tracker, else 0")
+        .callback(
+            callback -> {
+              LeaderLink link = tracking;
+              callback.call(link != null && link.isLinked() ? 1 : 0);
+            })
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("sponge_server_tracker_reports_total")
+        .help(
+            "This server's free-space reports to the leading tracker, by path: to the leader"
+                + " itself, or through its rack's relay")
+        .labelNames("path")
+        .callback(
+            callback -> {
+              LeaderLink link = tracking;
+              callback.call(link == null ? 0 : link.reportsToLeader(), "leader");
+              callback.call(link == null ? 0 : link.reportsViaRelay(), "relay");
+            })
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("sponge_server_rack_lists_total")
+        .help("Rack lists this server took, by source: the leader itself, or its rack's relay")
+        .labelNames("source")
+        .callback(
+            callback -> {
+              LeaderLink link = tracking;
+              callback.call(link == null ? 0 : link.listsFromLeader(), "leader");
+              callback.call(link == null ? 0 : link.listsFromRelays(), "relay");
+            })
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("sponge_server_relay_batches_total")
+        .help("Batches of its rack's reports this server sent the leader as the rack's relay")
+        .callback(
+            callback -> {
+              LeaderLink link = tracking;
+              callback.call(link == null ? 0 : link.batchesSent());
+            })
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("sponge_server_relay_carried_reports_total")
+        .help("Rack peers' reports this server carried to the leader in its batches, as relay")
+        .callback(
+            callback -> {
+              LeaderLink link = tracking;
+              callback.call(link == null ? 0 : link.reportsCarried());
+            })
         .register(registry);
   }
 }

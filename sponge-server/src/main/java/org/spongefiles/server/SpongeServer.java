@@ -342,6 +342,7 @@ public final class SpongeServer implements RunningDaemon {
             },
             leaderWatch,
             workers);
+    metrics.follow(leaderLink);
   }
 
   /**

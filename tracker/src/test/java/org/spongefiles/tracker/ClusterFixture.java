@@ -97,20 +97,23 @@ final class ClusterFixture implements AutoCloseable {
 
   /** The tracker's count of free lists it answered {@code answer}, from its metrics port. */
   static double freeListRequests(MemoryTracker tracker, String answer) throws Exception {
+    return metric(
+        tracker.metricsPort(),
+        "sponge_tracker_free_list_requests_total{answer=\"" + answer + "\"}");
+  }
+
+  /**
+   * The value of the sample {@code sample} (a metric's name with its labels, as exposed) on the
+   * metrics port {@code port}; 0 when it is not exposed.
+   */
+  static double metric(int port, String sample) throws Exception {
     String body =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + tracker.metricsPort() + "/metrics"))
-                    .build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString())
             .body();
-    Matcher m =
-        Pattern.compile(
-                "(?m)^sponge_tracker_free_list_requests_total\\{answer=\""
-                    + answer
-                    + "\"\\} ([0-9.eE+]+)")
-            .matcher(body);
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(sample) + " ([0-9.eE+]+)").matcher(body);
     return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 

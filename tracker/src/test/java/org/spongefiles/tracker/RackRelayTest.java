@@ -22,6 +22,7 @@ import org.spongefiles.core.wire.FreeList;
 import org.spongefiles.core.wire.FreeReport;
 import org.spongefiles.core.wire.RelayedList;
 import org.spongefiles.core.wire.WireException;
+import org.spongefiles.server.ServerOptions;
 import org.spongefiles.server.SpongeServer;
 import org.spongefiles.server.tracking.LeaderLink;
 
@@ -110,6 +111,7 @@ class RackRelayTest {
         assertThat(forwarded)
             .as("rack peers report to the first relay of their list, the same for all")
             .allSatisfy(s -> assertThat(s.leaderLink().reportsCarried()).isZero());
+        assertMetricsShowThePaths(relays, forwarded, alone);
         // A relay carries reports only of servers its rack list names.
         for (SpongeServer relay : relays) {
           assertThatThrownBy(
@@ -140,6 +142,45 @@ class RackRelayTest {
             .isLessThan(1500);
       }
     }
+  }
+
+  /**
+   * Each server's metrics tell the operator which path its reports and lists take: the forwarded
+   * servers report through a relay and take lists from one, the relays carry their peers' reports
+   * in batches, a rack of one reports to the leader itself; every one holds a list.
+   */
+  private static void assertMetricsShowThePaths(
+      List<SpongeServer> relays, List<SpongeServer> forwarded, SpongeServer alone)
+      throws Exception {
+    for (SpongeServer server : forwarded) {
+      int port = server.metricsPort();
+      assertThat(ClusterFixture.metric(port, "sponge_server_tracker_linked")).isEqualTo(1);
+      assertThat(ClusterFixture.metric(port, "sponge_server_tracker_reports_total{path=\"relay\"}"))
+          .as("%s's reports through its relay", server.endpoint())
+          .isPositive();
+      assertThat(ClusterFixture.metric(port, "sponge_server_rack_lists_total{source=\"relay\"}"))
+          .isPositive();
+      assertThat(ClusterFixture.metric(port, "sponge_server_rack_lists_total{source=\"leader\"}"))
+          .isZero();
+      assertThat(ClusterFixture.metric(port, "sponge_server_relay_batches_total")).isZero();
+    }
+    double carried = 0;
+    double batches = 0;
+    for (SpongeServer relay : relays) {
+      int port = relay.metricsPort();
+      assertThat(ClusterFixture.metric(port, "sponge_server_rack_lists_total{source=\"leader\"}"))
+          .isPositive();
+      carried += ClusterFixture.metric(port, "sponge_server_relay_carried_reports_total");
+      batches += ClusterFixture.metric(port, "sponge_server_relay_batches_total");
+    }
+    assertThat(carried).as("rack peers' reports carried, by the relays' metrics").isPositive();
+    assertThat(batches).as("batches sent, by the relays' metrics").isPositive();
+    int port = alone.metricsPort();
+    assertThat(ClusterFixture.metric(port, "sponge_server_tracker_reports_total{path=\"leader\"}"))
+        .as("a rack of one reports to the leader itself")
+        .isPositive();
+    assertThat(ClusterFixture.metric(port, "sponge_server_tracker_reports_total{path=\"relay\"}"))
+        .isZero();
   }
 
   /** Servers of {@code rack} that took a list from the leader within the last second. */
@@ -186,7 +227,9 @@ class RackRelayTest {
 
   private static SpongeServer server(ClusterFixture cluster, String node, String rack)
       throws Exception {
-    return cluster.add(SpongeServer.start(secret(shipped(cluster.serverConf(node, rack, CHUNKS)))));
+    Configuration conf = secret(shipped(cluster.serverConf(node, rack, CHUNKS)));
+    ServerOptions.METRICS_PORT.set(conf, 0);
+    return cluster.add(SpongeServer.start(conf));
   }
 
   /** Takes two chunks on {@code changed}; returns ms until {@code asked} lists the new count. */

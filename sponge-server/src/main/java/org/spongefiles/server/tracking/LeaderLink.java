@@ -81,6 +81,7 @@ public final class LeaderLink implements Closeable {
   private final AtomicLong fromLeader = new AtomicLong();
   private final AtomicLong fromRelays = new AtomicLong();
   private final AtomicLong viaRelay = new AtomicLong();
+  private final AtomicLong toLeader = new AtomicLong();
   private final AtomicLong carried = new AtomicLong();
   private final AtomicLong batches = new AtomicLong();
 
@@ -194,6 +195,14 @@ public final class LeaderLink implements Closeable {
    */
   public long reportsViaRelay() {
     return viaRelay.get();
+  }
+
+  /**
+   * This server's own reports sent to the leader itself since start, alone or in its own batch as
+   * its rack's relay (counted in {@link #reportsSent}).
+   */
+  public long reportsToLeader() {
+    return toLeader.get();
   }
 
   /** Rack peers' reports this server carried to the leader since start. */
@@ -364,11 +373,13 @@ public final class LeaderLink implements Closeable {
         viaRelay.incrementAndGet();
       } else if (!first && !pending.isEmpty()) {
         pending.put(report.endpoint, report); // rides the batch due within an interval
+        toLeader.incrementAndGet();
       } else {
         channel.writeAndFlush(
             Responses.frame(
                 channel.alloc(), Opcode.REPORT, 0, 0, Unpooled.wrappedBuffer(report.encode())),
             channel.voidPromise());
+        toLeader.incrementAndGet();
       }
       reported = report;
       reportedNanos = now;
