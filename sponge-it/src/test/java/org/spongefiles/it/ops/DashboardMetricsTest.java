@@ -61,7 +61,8 @@ class DashboardMetricsTest {
             "sponge_server_requests_total{op=\"READ\"}",
             "sponge_server_reclaimed_chunks_total",
             "sponge_server_errors_total{code=\"QUOTA_EXCEEDED\"}",
-            "sponge_tracker_tick_seconds");
+            "sponge_tracker_tick_seconds",
+            "sponge_server_tracker_linked");
 
     Path pool = TestDirs.newShmDir("dashboard-pool");
     try (TestingServer zookeeper = new TestingServer()) {
