@@ -8,6 +8,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.function.ToLongFunction;
 import org.spongefiles.core.pool.SharedPool;
 import org.spongefiles.core.wire.ErrorCode;
 import org.spongefiles.core.wire.Opcode;
@@ -172,47 +173,65 @@ final class ServerMetrics {
               callback.call(link != null && link.isLinked() ? 1 : 0);
             })
         .register(registry);
+    linkCounter(
+        "sponge_server_tracker_reports_total",
+        "This server's free-space reports to the leading tracker, by path: to the leader itself,"
+            + " or through its rack's relay",
+        "path",
+        "leader",
+        LeaderLink::reportsToLeader,
+        "relay",
+        LeaderLink::reportsViaRelay);
+    linkCounter(
+        "sponge_server_rack_lists_total",
+        "Rack lists this server took, by source: the leader itself, or its rack's relay",
+        "source",
+        "leader",
+        LeaderLink::listsFromLeader,
+        "relay",
+        LeaderLink::listsFromRelays);
+    linkCounter(
+        "sponge_server_relay_batches_total",
+        "Batches of its rack's reports this server sent the leader as the rack's relay",
+        LeaderLink::batchesSent);
+    linkCounter(
+        "sponge_server_relay_carried_reports_total",
+        "Rack peers' reports this server carried to the leader in its batches, as relay",
+        LeaderLink::reportsCarried);
+  }
+
+  /** A counter read from the server's link to the leader; 0 while it follows no tracker. */
+  private void linkCounter(String name, String help, ToLongFunction<LeaderLink> count) {
     CounterWithCallback.builder()
-        .name("sponge_server_tracker_reports_total")
-        .help(
-            "This server's free-space reports to the leading tracker, by path: to the leader"
-                + " itself, or through its rack's relay")
-        .labelNames("path")
+        .name(name)
+        .help(help)
+        .callback(callback -> callback.call(count(count)))
+        .register(registry);
+  }
+
+  /** A counter of two label values, each read from the server's link to the leader. */
+  private void linkCounter(
+      String name,
+      String help,
+      String label,
+      String first,
+      ToLongFunction<LeaderLink> firstCount,
+      String second,
+      ToLongFunction<LeaderLink> secondCount) {
+    CounterWithCallback.builder()
+        .name(name)
+        .help(help)
+        .labelNames(label)
         .callback(
             callback -> {
-              LeaderLink link = tracking;
-              callback.call(link == null ? 0 : link.reportsToLeader(), "leader");
-              callback.call(link == null ? 0 : link.reportsViaRelay(), "relay");
+              callback.call(count(firstCount), first);
+              callback.call(count(secondCount), second);
             })
         .register(registry);
-    CounterWithCallback.builder()
-        .name("sponge_server_rack_lists_total")
-        .help("Rack lists this server took, by source: the leader itself, or its rack's relay")
-        .labelNames("source")
-        .callback(
-            callback -> {
-              LeaderLink link = tracking;
-              callback.call(link == null ? 0 : link.listsFromLeader(), "leader");
-              callback.call(link == null ? 0 : link.listsFromRelays(), "relay");
-            })
-        .register(registry);
-    CounterWithCallback.builder()
-        .name("sponge_server_relay_batches_total")
-        .help("Batches of its rack's reports this server sent the leader as the rack's relay")
-        .callback(
-            callback -> {
-              LeaderLink link = tracking;
-              callback.call(link == null ? 0 : link.batchesSent());
-            })
-        .register(registry);
-    CounterWithCallback.builder()
-        .name("sponge_server_relay_carried_reports_total")
-        .help("Rack peers' reports this server carried to the leader in its batches, as relay")
-        .callback(
-            callback -> {
-              LeaderLink link = tracking;
-              callback.call(link == null ? 0 : link.reportsCarried());
-            })
-        .register(registry);
+  }
+
+  private long count(ToLongFunction<LeaderLink> count) {
+    LeaderLink link = tracking;
+    return link == null ? 0 : count.applyAsLong(link);
   }
 }
