@@ -261,6 +261,15 @@ public final class SpongeFile {
   }
 
   /**
+   * Whether none of the file's chunks is queued behind the writer waiting for an I/O thread to
+   * start its store (stores under way do not count). Only the writer queues chunks, so the answer
+   * holds until it queues another.
+   */
+  synchronized boolean nothingQueued() {
+    return queued.isEmpty();
+  }
+
+  /**
    * Whether none of the file's chunks is queued or being stored behind the writer. Only the writer
    * queues chunks, so the answer holds until it queues another.
    */

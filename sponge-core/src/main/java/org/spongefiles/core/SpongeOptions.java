@@ -252,12 +252,26 @@ public final class SpongeOptions implements OptionSet {
           .describe(
               "When every write-behind buffer is queued (sponge.write.buffers) and the tiers list "
                   + "the remote tier before the disk tier, a writer stores its next chunk on the "
-                  + "local disk itself instead of waiting, and at close takes back the chunks "
+                  + "local disk itself instead of waiting (unless a buffer is due back within "
+                  + "sponge.write.overflow.wait), and at close takes back the chunks "
                   + "still queued and stores them there too: a rack link slower than the local "
                   + "disk's page cache then never holds the writer back, and a task is not slower "
                   + "than spilling to disk alone. Counted in OVERFLOW_CHUNKS. false: the writer "
                   + "waits for the remote tier, as the SpongeFiles paper's design does (for nodes "
                   + "whose local disks are always busy).");
+
+  public static final ConfigOption<Duration> WRITE_OVERFLOW_WAIT =
+      ConfigOption.duration("sponge.write.overflow.wait", Duration.ofMillis(2))
+          .importance(Importance.LOW)
+          .validate(Validator.durationBetween(Duration.ZERO, Duration.ofSeconds(1)))
+          .describe(
+              "With sponge.write.overflow, how long a writer whose write-behind buffers are all "
+                  + "taken waits for one before it overflows its chunk to the local disk. It "
+                  + "waits only when the chunk longest in flight is due back within this time, "
+                  + "before or after (due: its start plus the mean time the task's chunks took "
+                  + "so far), so a link that keeps up with the writer is waited for and a slow or "
+                  + "stalled one is not. About the time the local disk takes to store a chunk; 0 "
+                  + "overflows at once.");
 
   public static final ConfigOption<Integer> IO_THREADS =
       ConfigOption.integer("sponge.io.threads", 2)
@@ -353,6 +367,7 @@ public final class SpongeOptions implements OptionSet {
           CHECKSUM_BLOCK_SIZE,
           WRITE_BUFFERS,
           WRITE_OVERFLOW,
+          WRITE_OVERFLOW_WAIT,
           IO_THREADS,
           READ_PREFETCH,
           NODE_ID);

@@ -161,23 +161,37 @@ final class SpongeOutputStream extends OutputStream {
 
   /**
    * Counts {@code sealed} in flight, waiting for a write-behind buffer if the policy says so; or,
-   * when every buffer is taken and the policy overflows, stores it on the local disk in this
-   * thread. The buffer goes back to the pool if this throws.
+   * when every buffer is taken and the policy overflows, waits only for a buffer due back within
+   * {@code sponge.write.overflow.wait} and else stores the chunk on the local disk in this thread.
+   * A file's last chunk that finds none of the file's chunks queued after that wait is stored
+   * inline, as {@link PlacementPolicy#atSeal} places it when the file is idle at once: queued, the
+   * closing writer would take it back to the disk ({@link PlacementPolicy#queuedAtClose}) before an
+   * I/O thread started it. The buffer goes back to the pool if this throws.
    *
    * @return true when the chunk was stored here (the buffer is free again), false when it is
    *     counted in flight for {@link SpongeFile#writeBehind}
    */
-  private boolean overflowedOrInFlight(ByteBuffer sealed) throws IOException {
+  private boolean storedOrInFlight(ByteBuffer sealed, boolean last) throws IOException {
     try {
-      if (task.buffers().tryBeginFlight()) {
+      if (task.buffers().tryBeginFlight(sealed)) {
         return false;
       }
-      if (task.placement().whenBuffersTaken() == Placement.OVERFLOW
-          && file.storeOverflow(chunkIndex, sealed)) {
-        return true;
+      if (task.placement().whenBuffersTaken() == Placement.OVERFLOW) {
+        if (task.buffers().awaitPlaceSoon(task.overflowWaitNanos())) {
+          if (last && file.nothingQueued()) {
+            file.storeInline(chunkIndex, sealed);
+            return true;
+          }
+          if (task.buffers().tryBeginFlight(sealed)) {
+            return false;
+          }
+        }
+        if (file.storeOverflow(chunkIndex, sealed)) {
+          return true;
+        }
       }
       // Behind, or an overflow the disk declined: wait for a write-behind buffer.
-      task.buffers().beginFlight();
+      task.buffers().beginFlight(sealed);
       return false;
     } catch (IOException | RuntimeException e) {
       task.buffers().giveBack(sealed);
@@ -209,7 +223,7 @@ final class SpongeOutputStream extends OutputStream {
       if (placement == Placement.INLINE) {
         file.storeInline(chunkIndex, sealed);
         task.buffers().giveBack(sealed);
-      } else if (overflowedOrInFlight(sealed)) {
+      } else if (storedOrInFlight(sealed, last)) {
         task.buffers().giveBack(sealed);
       } else {
         file.writeBehind(chunkIndex, sealed);

@@ -209,6 +209,11 @@ public final class SpongeTask implements Closeable {
     return (int) Math.min(rounded, chunkSize);
   }
 
+  /** How long a writer waits for a write-behind buffer due back soon before it overflows. */
+  long overflowWaitNanos() {
+    return settings.writeOverflowWaitNanos;
+  }
+
   boolean poolChecksum() {
     return settings.poolChecksum;
   }

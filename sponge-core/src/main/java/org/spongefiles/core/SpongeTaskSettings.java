@@ -27,6 +27,7 @@ final class SpongeTaskSettings {
   final boolean prefetch;
   final int writeBuffers;
   final boolean writeOverflow;
+  final long writeOverflowWaitNanos;
   final int ioThreads;
   final SpongeStats stats = new SpongeStats();
   final RemoteSettings remote;
@@ -79,6 +80,7 @@ final class SpongeTaskSettings {
     this.prefetch = values.get(SpongeOptions.READ_PREFETCH);
     this.writeBuffers = values.get(SpongeOptions.WRITE_BUFFERS);
     this.writeOverflow = values.get(SpongeOptions.WRITE_OVERFLOW);
+    this.writeOverflowWaitNanos = values.get(SpongeOptions.WRITE_OVERFLOW_WAIT).toNanos();
     this.ioThreads = values.get(SpongeOptions.IO_THREADS);
     this.remote = SpongeSettings.remote(values);
     this.secret = SpongeSettings.clusterSecret(values);

@@ -24,7 +24,8 @@ import org.spongefiles.testkit.RandomBytes;
  * written to it waits): with {@code sponge.write.overflow} (the default) the writer keeps going,
  * stores every chunk that finds the write-behind buffers full on the local disk itself, and at
  * close takes back the chunks still queued for the server; without it, the writer waits and every
- * chunk goes to the server. Either way every byte reads back.
+ * chunk goes to the server. Either way every byte reads back. A server that keeps up is waited for
+ * ({@code sponge.write.overflow.wait}): its chunks come back in time, and none overflows.
  */
 @Timeout(120)
 class WriteOverflowTest {
@@ -58,6 +59,37 @@ class WriteOverflowTest {
   void withoutOverflowTheWriterWaitsAndEveryChunkGoesToTheServer() throws Exception {
     List<TierKind> tiers = writeWhileTheServerIsStopped(false, "attempt_overflow_2");
     assertThat(tiers).hasSize(CHUNKS).containsOnly(TierKind.REMOTE);
+  }
+
+  @Test
+  void aWriterWaitsForAServerThatKeepsUpInsteadOfOverflowing() throws Exception {
+    try (ServerProcess server = ServerProcess.start(fixture.serverConf("node-a", 64), stderr)) {
+      Configuration conf = fixture.clientConf("node-x", 0);
+      conf.set(SpongeOptions.REMOTE_SERVERS.key(), server.endpoint);
+      conf.unset(SpongeOptions.WRITE_OVERFLOW.key()); // the default: on
+      // One chunk ahead at most: every chunk sealed finds the buffer in flight. A wait far longer
+      // than any store here, so that each is due back within it however loaded the machine is.
+      SpongeOptions.WRITE_BUFFERS.set(conf, 1);
+      SpongeOptions.IO_THREADS.set(conf, 1);
+      SpongeOptions.WRITE_OVERFLOW_WAIT.set(conf, java.time.Duration.ofSeconds(1));
+      byte[] data = RandomBytes.array(8, CHUNKS * CHUNK);
+      try (SpongeTask task = SpongeTask.open(conf, "attempt_overflow_3")) {
+        SpongeFile file = task.create("spill");
+        try (OutputStream out = file.output()) {
+          for (int i = 0; i < CHUNKS; i++) {
+            out.write(data, i * CHUNK, CHUNK);
+          }
+        }
+        try (SpongeInputStream in = file.input()) {
+          assertThat(in.readAllBytes()).as("every byte back").isEqualTo(data);
+        }
+        assertThat(file.chunks().stream().map(ChunkInfo::tier))
+            .as("each chunk waited for the one before it, none went to the disk")
+            .hasSize(CHUNKS)
+            .containsOnly(TierKind.REMOTE);
+        assertThat(task.stats().asCounters()).containsEntry("OVERFLOW_CHUNKS", 0L);
+      }
+    }
   }
 
   /**

@@ -92,7 +92,9 @@ public final class PlacementPolicy {
   /**
    * Where a chunk bound behind the writer goes when every write-behind buffer ({@code
    * sponge.write.buffers}) is taken: {@link Placement#OVERFLOW} when the policy {@link
-   * #overflows()}, else {@link Placement#BEHIND} (the writer waits for a buffer).
+   * #overflows()} (the writer still takes a buffer due back within {@code
+   * sponge.write.overflow.wait} if one frees in that time), else {@link Placement#BEHIND} (the
+   * writer waits for a buffer).
    */
   public Placement whenBuffersTaken() {
     return overflows ? Placement.OVERFLOW : Placement.BEHIND;
