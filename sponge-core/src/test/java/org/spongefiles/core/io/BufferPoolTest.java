@@ -94,11 +94,7 @@ class BufferPoolTest {
   @Test
   void aWriterWaitsForAFlightDueBackSoonAndFindsAPlaceWhenItEnds() throws Exception {
     try (BufferPool pool = new BufferPool(1024, 1)) {
-      ByteBuffer quick = pool.take();
-      pool.beginFlight(quick);
-      pool.endFlight(quick); // the flights so far took next to nothing
-      ByteBuffer late = pool.take();
-      pool.beginFlight(late);
+      ByteBuffer late = inFlightAfterOneOf(pool, 0); // the flights so far took next to nothing
       ByteBuffer next = pool.take();
       Thread ender = endLater(pool, late, 100);
       assertThat(pool.awaitPlaceSoon(Duration.ofSeconds(10).toNanos()))
@@ -126,12 +122,7 @@ class BufferPoolTest {
   @Test
   void aFlightDueLaterThanTheWaitIsNotWaitedFor() throws Exception {
     try (BufferPool pool = new BufferPool(1024, 1)) {
-      ByteBuffer slow = pool.take();
-      pool.beginFlight(slow);
-      Thread.sleep(400);
-      pool.endFlight(slow); // flights take 400 ms here
-      ByteBuffer late = pool.take();
-      pool.beginFlight(late);
+      ByteBuffer late = inFlightAfterOneOf(pool, 400); // flights take 400 ms here
       ByteBuffer next = pool.take();
       // Back after 150 ms, but due after about 400: a writer that waited would find a place.
       Thread ender = endLater(pool, late, 150);
@@ -144,11 +135,7 @@ class BufferPoolTest {
   @Test
   void anOverdueFlightIsNotWaitedForAndOneThatStaysOutEndsTheWait() throws Exception {
     try (BufferPool pool = new BufferPool(1024, 1)) {
-      ByteBuffer quick = pool.take();
-      pool.beginFlight(quick);
-      pool.endFlight(quick);
-      ByteBuffer stuck = pool.take();
-      pool.beginFlight(stuck);
+      ByteBuffer stuck = inFlightAfterOneOf(pool, 0);
       long start = System.nanoTime();
       assertThat(pool.awaitPlaceSoon(Duration.ofMillis(100).toNanos()))
           .as("due at once, never back")
@@ -174,6 +161,17 @@ class BufferPoolTest {
       ender.join();
       assertThat(pool.awaitPlaceSoon(0)).as("a place is free").isTrue();
     }
+  }
+
+  /** Flies one buffer for {@code millis}, then counts another in flight and returns it. */
+  private static ByteBuffer inFlightAfterOneOf(BufferPool pool, long millis) throws Exception {
+    ByteBuffer first = pool.take();
+    pool.beginFlight(first);
+    Thread.sleep(millis);
+    pool.endFlight(first);
+    ByteBuffer second = pool.take();
+    pool.beginFlight(second);
+    return second;
   }
 
   /** Ends {@code buffer}'s flight in another thread after {@code millis}. */
