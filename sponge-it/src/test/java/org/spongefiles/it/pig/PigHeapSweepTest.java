@@ -106,9 +106,9 @@ class PigHeapSweepTest {
    * Issue 33's shape: a script of several jobs in one JVM, where whatever a job leaves reachable is
    * in the next job's way. The recipe's bags get 0.2% of the heap so that they spill in every job
    * that fills one (as {@code PigJobEndTest}'s do). On this data stock Pig finished the skewed JOIN
-   * at 96 and 77 MB in every attempt measured (4 of 4), at 70 MB in 1 of 2 and at 61 MB in none (0
-   * of 3), so the descent normally ends at 61 MB; the recipe, its bags spilling 34-45 times,
-   * finished at 96, 77 and 70 MB in every attempt (3, 3 and 2) and at 61 MB in none.
+   * at 96 and 77 MB in every attempt measured (8 of 8), at 70 MB in 1 of 2 and at 61 MB in none (0
+   * of 7), so the descent normally ends at 61 MB; the recipe, its bags spilling 34-45 times,
+   * finished at 96, 77 and 70 MB in every attempt (7, 7 and 2) and at 61 MB in none.
    */
   @Test
   void a_script_of_three_jobs_finishes_with_the_recipe_wherever_stock_Pig_finishes_it()
