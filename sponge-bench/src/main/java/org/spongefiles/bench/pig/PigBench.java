@@ -45,6 +45,7 @@ import org.spongefiles.workloads.pig.QueryRun;
  * with {@code bench.pig.cpu.pages} (300,000), {@code bench.pig.cpu.heaps} (512,160,128 MB), {@code
  * bench.pig.cpu.runs} (6 pairs per script and heap), {@code bench.pig.cpu.warmups} (1: runs of the
  * script in each child before the one measured; 0 measures a cold JVM), {@code
+ * bench.pig.cpu.repeats} (1: measured runs in a row in each child, their mean its figure), {@code
  * bench.pig.cpu.scripts} (some of them, e.g. {@code median}) and {@code bench.pig.cpu.jvm} (more
  * options for the children, e.g. a flight recording; {@code {run}} in them stands for the child's
  * script, heap, variant and run number).
@@ -75,6 +76,7 @@ public final class PigBench {
   private final String cpuHeaps = System.getProperty("bench.pig.cpu.heaps", "512,160,128");
   private final int cpuRuns = Integer.getInteger("bench.pig.cpu.runs", 6);
   private final int cpuWarmUps = Integer.getInteger("bench.pig.cpu.warmups", 1);
+  private final int cpuRepeats = Integer.getInteger("bench.pig.cpu.repeats", 1);
   private final String cpuJvm = System.getProperty("bench.pig.cpu.jvm", "");
   private final String cpuScripts = System.getProperty("bench.pig.cpu.scripts", "");
   private final Path dir;
@@ -123,6 +125,7 @@ public final class PigBench {
               heaps(cpuHeaps),
               cpuRuns,
               cpuWarmUps,
+              cpuRepeats,
               scripts.isEmpty() ? PigEdgeCpu.SCRIPTS : scripts,
               options)
           .run();

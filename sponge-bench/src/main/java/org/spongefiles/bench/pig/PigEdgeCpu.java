@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import org.spongefiles.testkit.data.WebCrawlGenerator;
 import org.spongefiles.workloads.BenchReport;
 import org.spongefiles.workloads.pig.PigAttempt;
@@ -32,6 +33,11 @@ import org.spongefiles.workloads.pig.QueryRun;
  * has compiled it, as in a task JVM reused for a job's tasks; what the recipe's own code costs the
  * compilers in a cold JVM is left out of it (the cold runs, with 0 warm-ups, keep it in).
  *
+ * <p>With {@code repeats} > 1 each child runs its measured run that many times in a row, and its
+ * figures (wall, CPU, the compilers' and the collector's CPU, spills) are their means: the
+ * compilers' work in a warm JVM still varies from one run to the next, and repeats in a child cost
+ * less than children (no JVM start, no warm-up).
+ *
  * <p>Prints {@code BENCH pig-edge-<script>-<heap> ratio=<recipe/stock wall> cpu=<recipe/stock CPU>}
  * (targets: wall <= 1.05, CPU <= 1.03), ratios of the means, with each pair's ratio's mean and
  * twice its standard error (also of the CPU apart from the compiler threads, {@code
@@ -55,6 +61,7 @@ final class PigEdgeCpu {
   private final List<Integer> heapsMb;
   private final int runs;
   private final int warmUps;
+  private final int repeats;
   private final List<String> childOptions;
   private final List<PigQuery> scripts;
   private final Path input;
@@ -67,6 +74,7 @@ final class PigEdgeCpu {
       List<Integer> heapsMb,
       int runs,
       int warmUps,
+      int repeats,
       List<PigQuery> scripts,
       List<String> childOptions) {
     this.dir = dir;
@@ -75,6 +83,7 @@ final class PigEdgeCpu {
     this.heapsMb = List.copyOf(heapsMb);
     this.runs = runs;
     this.warmUps = warmUps;
+    this.repeats = repeats;
     this.scripts = List.copyOf(scripts);
     this.childOptions = List.copyOf(childOptions);
     this.input = dir.resolve("cpu-pages");
@@ -84,17 +93,17 @@ final class PigEdgeCpu {
     long bytes = new WebCrawlGenerator(2016).write(input, pages, 2);
     BenchReport.info(
         "edge cpu: %,d pages (%.1f MB), heaps %s MB, %d pairs per script and heap, each run after"
-            + " %d warm-up runs in its JVM",
-        pages, bytes / 1e6, heapsMb, runs, warmUps);
-    Map<String, List<QueryRun[]>> pairs = new HashMap<>();
+            + " %d warm-up runs in its JVM, the mean of %d measured runs in a row",
+        pages, bytes / 1e6, heapsMb, runs, warmUps, repeats);
+    Map<String, List<Child[]>> pairs = new HashMap<>();
     Map<String, int[]> outOfMemory = new HashMap<>();
     for (int run = 0; run < runs; run++) {
       for (int heapMb : heapsMb) {
         for (PigQuery query : scripts) {
-          QueryRun[] pair = new QueryRun[2];
+          Child[] pair = new Child[2];
           for (int v = 0; v < 2; v++) {
             boolean recipe = (run % 2 == 1) == (v == 0);
-            QueryRun result = runOne(query, heapMb, recipe);
+            Child result = runOne(query, heapMb, recipe);
             pair[recipe ? 1 : 0] = result;
             if (result == null) {
               outOfMemory.computeIfAbsent(key(query, heapMb), k -> new int[2])[recipe ? 1 : 0]++;
@@ -105,29 +114,30 @@ final class PigEdgeCpu {
             }
             BenchReport.info(
                 "  %s %d MB run %d %s: %.2f s, cpu %.2f s (collector threads %.2f s, compilers %.2f s),"
-                    + " gc %.2f s; %s",
+                    + " gc %.2f s; %s%s",
                 query.label(),
                 heapMb,
                 run,
                 recipe ? "recipe" : "stock",
                 result.millis() / 1e3,
                 result.cpuMillis() / 1e3,
-                result.counter("cpu_gc_millis") / 1e3,
-                result.counter("cpu_jit_millis") / 1e3,
-                result.gcMillis() / 1e3,
-                spills(result));
+                result.mean(r -> r.counter("cpu_gc_millis")) / 1e3,
+                result.jitMillis() / 1e3,
+                result.mean(QueryRun::gcMillis) / 1e3,
+                // The spill counters of the first measured run: a child's runs spill alike.
+                spills(result.runs().get(0)),
+                result.repeats());
           }
           if (pair[0] != null && pair[1] != null) {
-            List<QueryRun[]> cell =
-                pairs.computeIfAbsent(key(query, heapMb), k -> new ArrayList<>());
+            List<Child[]> cell = pairs.computeIfAbsent(key(query, heapMb), k -> new ArrayList<>());
             if (cell.isEmpty()) {
               checkSameAnswer(query, heapMb, pair);
             }
             cell.add(pair);
           }
-          for (QueryRun result : pair) {
+          for (Child result : pair) {
             if (result != null) {
-              PigFiles.deleteTree(result.output().getParent());
+              PigFiles.deleteTree(result.runs().get(0).output().getParent());
             }
           }
         }
@@ -150,7 +160,7 @@ final class PigEdgeCpu {
   }
 
   private static void report(
-      PigQuery query, int heapMb, List<QueryRun[]> pairs, int[] outOfMemory, int warmUps) {
+      PigQuery query, int heapMb, List<Child[]> pairs, int[] outOfMemory, int warmUps) {
     if (pairs.isEmpty()) {
       BenchReport.info(
           "pig-edge-%s-%d: no pair finished (out of heap: stock %d, recipe %d)",
@@ -162,17 +172,18 @@ final class PigEdgeCpu {
     double[] wallRatios = new double[pairs.size()];
     double[] cpuRatios = new double[pairs.size()];
     double[] workRatios = new double[pairs.size()];
-    long[] spills = new long[2];
+    double[] spills = new double[2];
     for (int i = 0; i < pairs.size(); i++) {
-      QueryRun[] pair = pairs.get(i);
+      Child[] pair = pairs.get(i);
       for (int v = 0; v < 2; v++) {
         wall[v] += pair[v].millis();
         cpu[v] += pair[v].cpuMillis();
-        spills[v] += bagSpills(pair[v]);
+        spills[v] += pair[v].mean(PigEdgeCpu::bagSpills);
       }
-      wallRatios[i] = pair[1].millis() / (double) pair[0].millis();
-      cpuRatios[i] = pair[1].cpuMillis() / (double) pair[0].cpuMillis();
-      workRatios[i] = workCpuMillis(pair[1]) / (double) workCpuMillis(pair[0]);
+      wallRatios[i] = pair[1].millis() / pair[0].millis();
+      cpuRatios[i] = pair[1].cpuMillis() / pair[0].cpuMillis();
+      workRatios[i] =
+          (pair[1].cpuMillis() - pair[1].jitMillis()) / (pair[0].cpuMillis() - pair[0].jitMillis());
     }
     int n = pairs.size();
     BenchReport.bench(
@@ -182,7 +193,7 @@ final class PigEdgeCpu {
             Locale.ROOT,
             "cpu=%.3f stock_s=%.2f recipe_s=%.2f stock_cpu_s=%.2f recipe_cpu_s=%.2f"
                 + " pair_wall=%.3f+-%.3f pair_cpu=%.3f+-%.3f pair_cpu_no_jit=%.3f+-%.3f pairs=%d"
-                + " warm_ups=%d"
+                + " warm_ups=%d repeats=%d"
                 + " bag_spills_stock=%.1f bag_spills_recipe=%.1f"
                 + " out_of_memory_stock=%d out_of_memory_recipe=%d (targets: wall <= 1.05, cpu <="
                 + " 1.03)",
@@ -199,8 +210,9 @@ final class PigEdgeCpu {
             twoStandardErrors(workRatios),
             n,
             warmUps,
-            spills[0] / (double) n,
-            spills[1] / (double) n,
+            pairs.get(0)[0].runs().size(),
+            spills[0] / n,
+            spills[1] / n,
             outOfMemory[0],
             outOfMemory[1]));
   }
@@ -223,11 +235,6 @@ final class PigEdgeCpu {
       squares += (value - mean) * (value - mean);
     }
     return 2 * Math.sqrt(squares / (values.length - 1) / values.length);
-  }
-
-  /** The child's CPU during the query apart from the compilers' threads. */
-  private static long workCpuMillis(QueryRun run) {
-    return run.cpuMillis() - run.counter("cpu_jit_millis");
   }
 
   /**
@@ -254,28 +261,29 @@ final class PigEdgeCpu {
         run.counter("DISK_BYTES_WRITTEN") / 1e6);
   }
 
-  private static void checkSameAnswer(PigQuery query, int heapMb, QueryRun[] pair)
-      throws Exception {
-    List<String> stock = PigReference.sortedLines(pair[0].output());
-    if (stock.isEmpty() || !stock.equals(PigReference.sortedLines(pair[1].output()))) {
+  private static void checkSameAnswer(PigQuery query, int heapMb, Child[] pair) throws Exception {
+    List<String> stock = PigReference.sortedLines(pair[0].runs().get(0).output());
+    if (stock.isEmpty()
+        || !stock.equals(PigReference.sortedLines(pair[1].runs().get(0).output()))) {
       throw new IllegalStateException(
           query + " at " + heapMb + " MB: the recipe answered differently from stock Pig");
     }
   }
 
-  /** The measured run of one child; null when the child ran out of heap. */
-  private QueryRun runOne(PigQuery query, int heapMb, boolean recipe) throws Exception {
+  /** The measured runs of one child; null when the child ran out of heap. */
+  private Child runOne(PigQuery query, int heapMb, boolean recipe) throws Exception {
     String name =
         query.label() + "-" + heapMb + "-" + (recipe ? "recipe" : "stock") + "-" + (++runCount);
     PigJvm child =
         new PigJvm(input, dir.resolve("cpu-run-" + runCount))
             .heap(heapMb + "m")
             .warmUps(warmUps)
+            .repeats(repeats)
             .jvmOptions(childOptions(name))
             .queries(query);
     PigAttempt attempt = PigEdgeFinish.atTheEdge(child, recipe, poolDir, "pigbench-cpu").attempt();
     if (attempt.finished()) {
-      return attempt.runs().get(0);
+      return new Child(attempt.runs());
     }
     if (!attempt.failure().contains("OutOfMemoryError")) {
       throw new IllegalStateException(attempt.failure());
@@ -292,5 +300,53 @@ final class PigEdgeCpu {
    */
   private String[] childOptions(String name) {
     return childOptions.stream().map(o -> o.replace(RUN_NAME, name)).toArray(String[]::new);
+  }
+
+  /** The measured runs of one child, in order, and their means. */
+  private static final class Child {
+    private final List<QueryRun> runs;
+
+    Child(List<QueryRun> runs) {
+      this.runs = List.copyOf(runs);
+    }
+
+    List<QueryRun> runs() {
+      return runs;
+    }
+
+    double mean(ToLongFunction<QueryRun> figure) {
+      return runs.stream().mapToLong(figure).average().orElseThrow();
+    }
+
+    double millis() {
+      return mean(QueryRun::millis);
+    }
+
+    double cpuMillis() {
+      return mean(QueryRun::cpuMillis);
+    }
+
+    /** The compilers' threads' CPU. */
+    double jitMillis() {
+      return mean(r -> r.counter("cpu_jit_millis"));
+    }
+
+    /** Each run's wall and CPU time when there are several, else nothing. */
+    String repeats() {
+      if (runs.size() < 2) {
+        return "";
+      }
+      StringBuilder each = new StringBuilder("; each run (wall/cpu/compilers s):");
+      for (QueryRun run : runs) {
+        each.append(
+            String.format(
+                Locale.ROOT,
+                " %.2f/%.2f/%.2f",
+                run.millis() / 1e3,
+                run.cpuMillis() / 1e3,
+                run.counter("cpu_jit_millis") / 1e3));
+      }
+      return each.toString();
+    }
   }
 }

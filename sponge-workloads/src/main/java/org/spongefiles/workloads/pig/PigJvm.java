@@ -54,6 +54,7 @@ public final class PigJvm {
   private boolean tmpWrites;
   private boolean heldAfterJobs;
   private int warmUps;
+  private int repeats = 1;
   private UnaryOperator<List<String>> launcher = UnaryOperator.identity();
 
   /** A child reading pages from {@code input}, writing everything under {@code work}. */
@@ -205,6 +206,18 @@ public final class PigJvm {
     return this;
   }
 
+  /**
+   * Runs each query's reported run {@code times} times in a row (after its warm-ups), each
+   * reported: {@link #run()} then returns {@code times} entries per query, in order.
+   */
+  public PigJvm repeats(int times) {
+    if (times < 1) {
+      throw new IllegalArgumentException("repeats: " + times + " (expected: >= 1)");
+    }
+    this.repeats = times;
+    return this;
+  }
+
   /** The child's java.io.tmpdir. */
   public Path tmpDir() {
     return work.resolve("tmp");
@@ -349,6 +362,10 @@ public final class PigJvm {
     if (warmUps > 0) {
       command.add("--warm-ups");
       command.add(Integer.toString(warmUps));
+    }
+    if (repeats > 1) {
+      command.add("--repeats");
+      command.add(Integer.toString(repeats));
     }
     return command;
   }

@@ -36,10 +36,13 @@ import org.apache.pig.tools.pigstats.ScriptState;
  * counters of the query's jobs, the file store of java.io.tmpdir and the JVM's memory cgroup (where
  * the node sweep placed it), and {@code DONE} at the end. Arguments: {@code --mode
  * local|mapreduce|tez_local|tez --input DIR|URI --work DIR --queries anchortext,quantiles
- * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs] [--warm-ups N]}; with
- * {@code --held-after-jobs}, a {@code HELD} line after each job ({@link JobEndHeld}); with {@code
- * --warm-ups N}, each query runs N times unreported (its output deleted) before the run it reports,
- * so that the reported CPU is the query's work in a JVM whose compilers already compiled it.
+ * --properties FILE [--pressure-ms N] [--tmp-writes] [--held-after-jobs] [--warm-ups N] [--repeats
+ * N]}; with {@code --held-after-jobs}, a {@code HELD} line after each job ({@link JobEndHeld});
+ * with {@code --warm-ups N}, each query runs N times unreported (its output deleted) before the run
+ * it reports, so that the reported CPU is the query's work in a JVM whose compilers already
+ * compiled it; with {@code --repeats N}, each query's reported run is repeated N times in a row,
+ * each with a {@code QUERY} line and an output of its own ({@code out-<query>-<mode>}, then {@code
+ * -2}, {@code -3}, ...).
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
@@ -59,6 +62,7 @@ public final class PigWorkloadRunner {
     }
     long pressureMillis = Long.parseLong(options.getOrDefault("pressure-ms", "0"));
     int warmUps = Integer.parseInt(options.getOrDefault("warm-ups", "0"));
+    int repeats = Integer.parseInt(options.getOrDefault("repeats", "1"));
     PigSpillPressure pressure = pressureMillis > 0 ? PigSpillPressure.start(pressureMillis) : null;
     try {
       for (String name : require(options, "queries").split(",")) {
@@ -68,14 +72,17 @@ public final class PigWorkloadRunner {
           execute(new PigServer(mode, properties), query, input, warmUp.resolve("out"));
           PigFiles.deleteTree(warmUp);
         }
-        run(
-            query,
-            mode,
-            input,
-            work,
-            properties,
-            options.containsKey("tmp-writes"),
-            options.containsKey("held-after-jobs"));
+        for (int repeat = 1; repeat <= repeats; repeat++) {
+          run(
+              query,
+              mode,
+              input,
+              work,
+              repeat,
+              properties,
+              options.containsKey("tmp-writes"),
+              options.containsKey("held-after-jobs"));
+        }
       }
     } finally {
       if (pressure != null) {
@@ -93,11 +100,16 @@ public final class PigWorkloadRunner {
       ExecType mode,
       String input,
       Path work,
+      int repeat,
       Properties properties,
       boolean measureTmp,
       boolean heldAfterJobs)
       throws IOException {
-    String label = query.label() + "-" + mode.name().toLowerCase(Locale.ROOT);
+    String label =
+        query.label()
+            + "-"
+            + mode.name().toLowerCase(Locale.ROOT)
+            + (repeat > 1 ? "-" + repeat : "");
     Path output = work.resolve("out-" + label);
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     TmpWrites writes = measureTmp ? new TmpWrites(tmp, work.resolve(label + ".jfr")) : null;
