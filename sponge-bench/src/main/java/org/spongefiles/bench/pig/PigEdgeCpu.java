@@ -34,9 +34,11 @@ import org.spongefiles.workloads.pig.QueryRun;
  * compilers in a cold JVM is left out of it (the cold runs, with 0 warm-ups, keep it in).
  *
  * <p>With {@code repeats} > 1 each child runs its measured run that many times in a row, and its
- * figures (wall, CPU, the compilers' and the collector's CPU, spills) are their means: the
- * compilers' work in a warm JVM still varies from one run to the next, and repeats in a child cost
- * less than children (no JVM start, no warm-up).
+ * figures (wall, CPU, the compilers' and the collector's CPU, spills) are their means. A warm
+ * child's compilers still work in every run, less in each, but with 3 runs a child the pairs'
+ * ratios spread as much as with one (measured 2026-11-28): the JVM varies more than the run, so
+ * more pairs resolve a cell faster than more runs a child. Repeats also keep a child at the heap
+ * edge through more jobs in one JVM.
  *
  * <p>Prints {@code BENCH pig-edge-<script>-<heap> ratio=<recipe/stock wall> cpu=<recipe/stock CPU>}
  * (targets: wall <= 1.05, CPU <= 1.03), ratios of the means, with each pair's ratio's mean and
@@ -331,7 +333,7 @@ final class PigEdgeCpu {
       return mean(r -> r.counter("cpu_jit_millis"));
     }
 
-    /** Each run's wall and CPU time when there are several, else nothing. */
+    /** Each run's wall time, CPU and compilers' CPU when there are several, else nothing. */
     String repeats() {
       if (runs.size() < 2) {
         return "";
