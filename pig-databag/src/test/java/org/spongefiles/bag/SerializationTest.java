@@ -10,26 +10,57 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.pig.backend.hadoop.executionengine.mapReduceLayer.PigMapReduce;
 import org.apache.pig.data.DataBag;
 import org.apache.pig.data.DataByteArray;
 import org.apache.pig.data.Tuple;
 import org.apache.pig.data.TupleFactory;
 import org.junit.jupiter.api.Test;
+import org.spongefiles.bag.task.TaskSponges;
 
 /**
  * Java serialization (Pig serializes plans with constant bags into the job) keeps spilled tuples.
  */
 class SerializationTest {
 
-  private static DataBag roundTrip(DataBag bag) throws Exception {
+  /** The task attempt whose thread deserializes the bags: its pool is the fixture's. */
+  private static final String ATTEMPT = "attempt_1_0001_r_000007_0";
+
+  /**
+   * Serializes {@code bag} and reads it back in a task attempt's thread whose configuration is the
+   * fixture's, as a task deserializes its plan: the copy belongs to that attempt, and its
+   * SpongeFiles would go to the fixture's pool, not to the default one of the JVM's shared
+   * registry.
+   */
+  private static DataBag roundTrip(BagFixture fixture, DataBag bag) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(bag);
     }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      return (DataBag) in.readObject();
+    Configuration taskConf = new Configuration(fixture.conf);
+    taskConf.set(TaskSponges.ATTEMPT_KEY, ATTEMPT);
+    AtomicReference<Object> read = new AtomicReference<>();
+    Thread attempt =
+        new Thread(
+            () -> {
+              PigMapReduce.sJobConfInternal.set(taskConf);
+              try (ObjectInputStream in =
+                  new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+                read.set(in.readObject());
+              } catch (Exception | Error e) {
+                read.set(e);
+              }
+            });
+    attempt.start();
+    attempt.join();
+    if (read.get() instanceof Throwable) {
+      throw new AssertionError("Could not read the bag back", (Throwable) read.get());
     }
+    DataBag copy = (DataBag) read.get();
+    assertThat(((SpongeBag) copy).owner().taskId()).isEqualTo(ATTEMPT);
+    return copy;
   }
 
   @Test
@@ -44,7 +75,7 @@ class SerializationTest {
       DefaultBagTest.feed(input, 2, bags);
       for (DataBag bag : bags) {
         List<Tuple> before = contents(bag);
-        DataBag copy = roundTrip(bag);
+        DataBag copy = roundTrip(fixture, bag);
 
         assertThat(copy.getClass()).isEqualTo(bag.getClass());
         assertThat(((SpongeBag) copy).runCount()).isZero();
@@ -99,7 +130,7 @@ class SerializationTest {
       bag.add(trigger);
       input.add(trigger);
 
-      DataBag copy = roundTrip(bag);
+      DataBag copy = roundTrip(fixture, bag);
 
       assertThat(spilled.get()).as("tuples spilled during serialization").isEqualTo(2_001);
       assertSameSequence(contents(copy), input);
