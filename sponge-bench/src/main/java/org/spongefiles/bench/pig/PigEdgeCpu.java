@@ -116,7 +116,7 @@ final class PigEdgeCpu {
             }
             BenchReport.info(
                 "  %s %d MB run %d %s: %.2f s, cpu %.2f s (collector threads %.2f s, compilers %.2f s),"
-                    + " gc %.2f s; %s%s",
+                    + " gc %.2f s, JVM threads %.2f s; %s%s",
                 query.label(),
                 heapMb,
                 run,
@@ -126,6 +126,7 @@ final class PigEdgeCpu {
                 result.mean(r -> r.counter("cpu_gc_millis")) / 1e3,
                 result.jitMillis() / 1e3,
                 result.mean(QueryRun::gcMillis) / 1e3,
+                result.mean(r -> r.counter("cpu_vm_millis")) / 1e3,
                 // The spill counters of the first measured run: a child's runs spill alike.
                 spills(result.runs().get(0)),
                 result.repeats());

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.mapred.Counters;
@@ -46,6 +47,20 @@ import org.apache.pig.tools.pigstats.ScriptState;
  */
 public final class PigWorkloadRunner {
   private static final String GROUP = "SpongeFiles";
+
+  /**
+   * HotSpot's threads of its own besides the collector's and the compilers', by their Linux names
+   * (truncated to 15 characters).
+   */
+  private static final Set<String> VM_THREADS =
+      Set.of(
+          "VM Thread",
+          "VM Periodic Tas",
+          "Sweeper thread",
+          "Service Thread",
+          "Monitor Deflati",
+          "Notification Th",
+          "Signal Dispatch");
 
   private PigWorkloadRunner() {}
 
@@ -216,8 +231,10 @@ public final class PigWorkloadRunner {
   /**
    * CPU time of the JVM's own threads so far, by what they do, from Linux's {@code
    * /proc/self/task/<tid>/stat} (clock ticks, 10 ms): {@code cpu_gc_millis} (the collector's
-   * workers, concurrent and refinement threads), {@code cpu_jit_millis} (the compilers). Empty
-   * elsewhere. The rest of {@code cpu_millis} is Java code.
+   * workers, concurrent and refinement threads), {@code cpu_jit_millis} (the compilers), {@code
+   * cpu_vm_millis} (the JVM's other threads of its own: its VM thread, which runs the safepoint
+   * operations, the code cache sweeper, the service and periodic-task threads). Empty elsewhere.
+   * The rest of {@code cpu_millis} is the Java threads'.
    */
   private static Map<String, Long> vmThreadCpuMillis() throws IOException {
     Map<String, Long> cpu = new LinkedHashMap<>();
@@ -227,6 +244,7 @@ public final class PigWorkloadRunner {
     }
     cpu.put("cpu_gc_millis", 0L);
     cpu.put("cpu_jit_millis", 0L);
+    cpu.put("cpu_vm_millis", 0L);
     List<Path> threads;
     try (Stream<Path> list = Files.list(tasks)) {
       threads = list.collect(Collectors.toList());
@@ -240,12 +258,7 @@ public final class PigWorkloadRunner {
       } catch (IOException ended) {
         continue;
       }
-      String kind =
-          name.startsWith("GC Thread") || name.startsWith("G1 ")
-              ? "cpu_gc_millis"
-              : name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")
-                  ? "cpu_jit_millis"
-                  : null;
+      String kind = vmThreadKind(name);
       if (kind != null) {
         // Fields after the parenthesized name: state is the 3rd, utime the 14th, stime the 15th.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -254,6 +267,17 @@ public final class PigWorkloadRunner {
       }
     }
     return cpu;
+  }
+
+  /** Which of the JVM's own threads {@code name} (a thread's comm, at most 15 characters) is. */
+  static String vmThreadKind(String name) {
+    if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+      return "cpu_gc_millis";
+    }
+    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+      return "cpu_jit_millis";
+    }
+    return VM_THREADS.contains(name) ? "cpu_vm_millis" : null;
   }
 
   /**
