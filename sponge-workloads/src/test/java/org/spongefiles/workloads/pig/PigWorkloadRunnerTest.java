@@ -37,7 +37,7 @@ class PigWorkloadRunnerTest {
   }
 
   @Test
-  void javaThreadsAreNoneOfTheJvmsOwn() {
+  void eachThreadNameIsSortedByWhatTheThreadDoes() {
     assertThat(PigWorkloadRunner.vmThreadKind("main")).isNull();
     assertThat(PigWorkloadRunner.vmThreadKind("pool-13-thread-")).isNull();
     assertThat(PigWorkloadRunner.vmThreadKind("Finalizer")).isNull();
